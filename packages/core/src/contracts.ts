@@ -1,0 +1,126 @@
+/**
+ * The typed RPC surfaces services offer each other over service bindings. A service never
+ * imports another service's code; it imports the contract from here and casts its binding.
+ * Expected failures come back as discriminated results, since only `name` and `message` of a
+ * thrown error survive RPC.
+ */
+import type { AccountIdentity, CredentialStore } from './auth';
+import type { Amount } from './money';
+import type { SignatureMethod } from './signature';
+
+/** A JSON value: what crosses RPC and storage as a record's fields. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type Product =
+  | 'SMS'
+  | 'VOICE-CALL'
+  | 'WEBSOCKET-CALL'
+  | 'VERIFY-API'
+  | 'NUMBER-INSIGHT'
+  | 'MESSAGES'
+  | 'CONVERSATIONS'
+  | 'ASR'
+  | 'NUMBERS';
+
+export type Direction = 'inbound' | 'outbound';
+
+export interface ChargeRequest {
+  product: Product;
+  direction?: Direction;
+  /** The transaction's id (message id, call uuid, verify request id). */
+  id: string;
+  /** What to debit, in units of 10^-8 EUR; 0 records usage without a charge. */
+  amount: Amount;
+  /** The product's report fields (spec 2.14), stored with the usage record. */
+  record: JsonObject;
+}
+
+export type ChargeResult =
+  | { ok: true; balance: Amount; recordId: number }
+  | { ok: false; reason: 'insufficient-funds' | 'no-account'; balance: Amount };
+
+export interface RefundRequest {
+  product: Product;
+  direction?: Direction;
+  id: string;
+  amount: Amount;
+  record?: JsonObject;
+}
+
+export interface UsageRecord {
+  seq: number;
+  id: string;
+  product: Product;
+  direction: Direction | null;
+  amount: Amount;
+  createdAt: number;
+  record: JsonObject;
+  redacted: boolean;
+}
+
+export interface UsageQuery {
+  product: Product;
+  direction?: Direction;
+  ids?: string[];
+  /** Inclusive start, epoch ms. */
+  from?: number;
+  /** Exclusive end, epoch ms. */
+  to?: number;
+  /** Return records after this sequence number (paging). */
+  after?: number;
+  limit?: number;
+}
+
+export type ThroughputKind = 'outbound-sms' | 'inbound-sms' | 'calls' | 'pricing' | 'verify' | 'insight';
+
+export interface AccountSettings {
+  'mo-callback-url': string;
+  'dr-callback-url': string;
+  'max-outbound-request': number;
+  'max-inbound-request': number;
+  'max-calls-per-second': number;
+}
+
+export interface SandboxAccountInit {
+  /** EUR, default 10. */
+  balance?: number;
+  auto_reload?: boolean;
+  /** Makes a secondary (sub-)account of this primary account. */
+  primary_api_key?: string;
+  signature_method?: SignatureMethod;
+  /** Accounts in demo mode may only send to their listed numbers. */
+  demo_mode?: boolean;
+  /** Whether verify requests may set `pin_code`. */
+  pin_code_allowed?: boolean;
+  settings?: Partial<Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>>;
+}
+
+export interface SandboxAccount {
+  api_key: string;
+  api_secret: string;
+  signature_secret: string;
+  signature_method: SignatureMethod;
+  primary_api_key?: string;
+}
+
+/** What the accounts service offers its siblings. */
+export interface AccountsRpc extends CredentialStore {
+  identity(apiKey: string): Promise<AccountIdentity | null>;
+  charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult>;
+  refund(apiKey: string, request: RefundRequest): Promise<ChargeResult>;
+  usage(apiKey: string, query: UsageQuery): Promise<UsageRecord[]>;
+  /** Scrubs personal data from the usage records of a transaction; false when none exist. */
+  redactUsage(apiKey: string, id: string, product: Product): Promise<boolean>;
+  /** Takes one unit of the account's per-second allowance; false when it is used up. */
+  takeThroughput(apiKey: string, kind: ThroughputKind): Promise<boolean>;
+  settings(apiKey: string): Promise<AccountSettings | null>;
+  signingSecret(apiKey: string): Promise<{ secret: string; method: SignatureMethod } | null>;
+  createSandboxAccount(init: SandboxAccountInit): Promise<{ ok: true; account: SandboxAccount } | { ok: false; error: string }>;
+  reset(): Promise<void>;
+}
+
+/** Casts a service binding to the contract it serves. */
+export function rpc<T>(binding: unknown): T {
+  return binding as T;
+}

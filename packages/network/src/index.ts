@@ -1,0 +1,3 @@
+export * from './countries';
+export * from './networks';
+export * from './pricing';

@@ -1,0 +1,490 @@
+import { DurableObject } from 'cloudflare:workers';
+import type {
+  AccountIdentity,
+  AccountSettings,
+  Amount,
+  ChargeRequest,
+  JsonObject,
+  ChargeResult,
+  Product,
+  RefundRequest,
+  SignatureMethod,
+  ThroughputKind,
+  UsageQuery,
+  UsageRecord,
+} from '@comms/core';
+
+const SCHEMA_VERSION = 1;
+const MAX_SECRETS = 2;
+const DEFAULT_THROUGHPUT = 30;
+
+export interface AccountInit {
+  apiKey: string;
+  secret: string;
+  signatureSecret: string;
+  signatureMethod: SignatureMethod;
+  balance: Amount;
+  autoReload: boolean;
+  primaryApiKey: string | null;
+  demoMode: boolean;
+  pinCodeAllowed: boolean;
+  throughput: Partial<Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>>;
+}
+
+export interface SecretInfo {
+  id: string;
+  created_at: string;
+}
+
+export interface StoredApplication {
+  id: string;
+  name: string;
+  /** The application as the API shows it (JSON text), without `keys.private_key`. */
+  body: string;
+  publicKey: string;
+  createdAt: number;
+}
+
+/** A usage record as stored: the product fields stay JSON text until they leave the service. */
+export type StoredUsage = Omit<UsageRecord, 'record'> & { record: string };
+
+export type DeleteSecretResult = 'deleted' | 'not-found' | 'last-secret';
+
+interface AccountRow extends Record<string, SqlStorageValue> {
+  api_key: string;
+  primary_api_key: string | null;
+  balance: number;
+  auto_reload: number;
+  reload_amount: number;
+  signature_secret: string;
+  signature_method: string;
+  mo_callback_url: string;
+  dr_callback_url: string;
+  max_outbound_request: number;
+  max_inbound_request: number;
+  max_calls_per_second: number;
+  demo_mode: number;
+  pin_code_allowed: number;
+}
+
+/** Per-second allowance of each throughput kind, beyond the settings' three. */
+const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, verify: 30, insight: 30 };
+
+/**
+ * One account (API key): its secrets, balance and usage ledger, settings and applications.
+ * Every debit runs inside this object, so concurrent charges serialise and the balance is exact.
+ */
+export class Account extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  /** Per-second throughput windows; in memory on purpose: a window outlives no restart. */
+  private readonly windows = new Map<ThroughputKind, { second: number; used: number }>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    ctx.blockConcurrencyWhile(async () => this.migrate());
+  }
+
+  private migrate() {
+    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+    const current = this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
+    if (current >= SCHEMA_VERSION) return;
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS account (
+        api_key TEXT PRIMARY KEY,
+        primary_api_key TEXT,
+        balance INTEGER NOT NULL,
+        auto_reload INTEGER NOT NULL,
+        reload_amount INTEGER NOT NULL,
+        signature_secret TEXT NOT NULL,
+        signature_method TEXT NOT NULL,
+        mo_callback_url TEXT NOT NULL DEFAULT '',
+        dr_callback_url TEXT NOT NULL DEFAULT '',
+        max_outbound_request INTEGER NOT NULL,
+        max_inbound_request INTEGER NOT NULL,
+        max_calls_per_second INTEGER NOT NULL,
+        demo_mode INTEGER NOT NULL DEFAULT 0,
+        pin_code_allowed INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS secrets (
+        id TEXT PRIMARY KEY,
+        salt TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS applications (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        body TEXT NOT NULL,
+        public_key TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS usage (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL,
+        product TEXT NOT NULL,
+        direction TEXT,
+        amount INTEGER NOT NULL,
+        balance_after INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        redacted INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX IF NOT EXISTS usage_by_product_time ON usage (product, direction, created_at);
+      CREATE INDEX IF NOT EXISTS usage_by_id ON usage (id);
+      CREATE TABLE IF NOT EXISTS top_ups (
+        trx TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+    `);
+    this.sql.exec('DELETE FROM schema_version');
+    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', SCHEMA_VERSION);
+  }
+
+  private row(): AccountRow | undefined {
+    return this.sql.exec<AccountRow>('SELECT * FROM account').toArray()[0];
+  }
+
+  async create(init: AccountInit): Promise<boolean> {
+    if (this.row()) return false;
+    this.sql.exec(
+      `INSERT INTO account (api_key, primary_api_key, balance, auto_reload, reload_amount, signature_secret,
+         signature_method, max_outbound_request, max_inbound_request, max_calls_per_second, demo_mode,
+         pin_code_allowed, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      init.apiKey,
+      init.primaryApiKey,
+      init.balance,
+      init.autoReload ? 1 : 0,
+      init.balance,
+      init.signatureSecret,
+      init.signatureMethod,
+      init.throughput['max-outbound-request'] ?? DEFAULT_THROUGHPUT,
+      init.throughput['max-inbound-request'] ?? DEFAULT_THROUGHPUT,
+      init.throughput['max-calls-per-second'] ?? DEFAULT_THROUGHPUT,
+      init.demoMode ? 1 : 0,
+      init.pinCodeAllowed ? 1 : 0,
+      Date.now(),
+    );
+    await this.addSecret(init.secret);
+    return true;
+  }
+
+  identity(): AccountIdentity | null {
+    const row = this.row();
+    return row ? { apiKey: row.api_key, primaryApiKey: row.primary_api_key } : null;
+  }
+
+  // ---- secrets ---------------------------------------------------------------------------
+
+  async verifySecret(secret: string): Promise<AccountIdentity | null> {
+    const identity = this.identity();
+    if (!identity) return null;
+    const rows = this.sql.exec<{ salt: string; hash: string }>('SELECT salt, hash FROM secrets').toArray();
+    let match = false;
+    // Hash against every secret so that the time taken does not depend on which one matched.
+    for (const row of rows) {
+      if (timingSafeEqualHex(await hashSecret(row.salt, secret), row.hash)) match = true;
+    }
+    return match ? identity : null;
+  }
+
+  signatureSettings(): { identity: AccountIdentity; secret: string; method: SignatureMethod } | null {
+    const row = this.row();
+    if (!row) return null;
+    return {
+      identity: { apiKey: row.api_key, primaryApiKey: row.primary_api_key },
+      secret: row.signature_secret,
+      method: row.signature_method as SignatureMethod,
+    };
+  }
+
+  listSecrets(): SecretInfo[] {
+    return this.sql
+      .exec<{ id: string; created_at: number }>('SELECT id, created_at FROM secrets ORDER BY created_at, id')
+      .toArray()
+      .map(secretInfo);
+  }
+
+  getSecret(id: string): SecretInfo | null {
+    const row = this.sql.exec<{ id: string; created_at: number }>('SELECT id, created_at FROM secrets WHERE id = ?', id).toArray()[0];
+    return row ? secretInfo(row) : null;
+  }
+
+  async createSecret(secret: string): Promise<{ ok: true; secret: SecretInfo } | { ok: false; reason: 'limit' }> {
+    const count = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM secrets').one().n;
+    if (count >= MAX_SECRETS) return { ok: false, reason: 'limit' };
+    return { ok: true, secret: await this.addSecret(secret) };
+  }
+
+  private async addSecret(secret: string): Promise<SecretInfo> {
+    const id = crypto.randomUUID();
+    const salt = crypto.randomUUID();
+    // Seconds precision, as the API shows creation times.
+    const createdAt = Math.floor(Date.now() / 1000) * 1000;
+    this.sql.exec(
+      'INSERT INTO secrets (id, salt, hash, created_at) VALUES (?, ?, ?, ?)',
+      id,
+      salt,
+      await hashSecret(salt, secret),
+      createdAt,
+    );
+    return secretInfo({ id, created_at: createdAt });
+  }
+
+  deleteSecret(id: string): DeleteSecretResult {
+    const exists = this.sql.exec('SELECT id FROM secrets WHERE id = ?', id).toArray().length > 0;
+    if (!exists) return 'not-found';
+    const count = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM secrets').one().n;
+    if (count <= 1) return 'last-secret';
+    this.sql.exec('DELETE FROM secrets WHERE id = ?', id);
+    return 'deleted';
+  }
+
+  // ---- balance, top-up and settings --------------------------------------------------------
+
+  balance(): { value: Amount; autoReload: boolean } | null {
+    const row = this.row();
+    return row ? { value: row.balance, autoReload: row.auto_reload === 1 } : null;
+  }
+
+  topUp(trx: string): { ok: true; balance: Amount } | { ok: false; reason: 'not-auto-reload' } {
+    const row = this.row();
+    if (!row || row.auto_reload !== 1) return { ok: false, reason: 'not-auto-reload' };
+    this.sql.exec('UPDATE account SET balance = balance + reload_amount');
+    this.sql.exec('INSERT INTO top_ups (trx, amount, created_at) VALUES (?, ?, ?)', trx, row.reload_amount, Date.now());
+    return { ok: true, balance: row.balance + row.reload_amount };
+  }
+
+  settings(): AccountSettings | null {
+    const row = this.row();
+    if (!row) return null;
+    return {
+      'mo-callback-url': row.mo_callback_url,
+      'dr-callback-url': row.dr_callback_url,
+      'max-outbound-request': row.max_outbound_request,
+      'max-inbound-request': row.max_inbound_request,
+      'max-calls-per-second': row.max_calls_per_second,
+    };
+  }
+
+  updateSettings(change: { mo?: string; dr?: string }): AccountSettings | null {
+    if (change.mo !== undefined) this.sql.exec('UPDATE account SET mo_callback_url = ?', change.mo);
+    if (change.dr !== undefined) this.sql.exec('UPDATE account SET dr_callback_url = ?', change.dr);
+    return this.settings();
+  }
+
+  flags(): { demoMode: boolean; pinCodeAllowed: boolean } | null {
+    const row = this.row();
+    return row ? { demoMode: row.demo_mode === 1, pinCodeAllowed: row.pin_code_allowed === 1 } : null;
+  }
+
+  // ---- throughput --------------------------------------------------------------------------
+
+  takeThroughput(kind: ThroughputKind): boolean {
+    const row = this.row();
+    if (!row) return false;
+    const limit =
+      kind === 'outbound-sms'
+        ? row.max_outbound_request
+        : kind === 'inbound-sms'
+          ? row.max_inbound_request
+          : kind === 'calls'
+            ? row.max_calls_per_second
+            : (FIXED_LIMITS[kind] ?? DEFAULT_THROUGHPUT);
+    const second = Math.floor(Date.now() / 1000);
+    const window = this.windows.get(kind);
+    if (!window || window.second !== second) {
+      this.windows.set(kind, { second, used: 1 });
+      return limit >= 1;
+    }
+    if (window.used >= limit) return false;
+    window.used += 1;
+    return true;
+  }
+
+  // ---- ledger ------------------------------------------------------------------------------
+
+  charge(request: ChargeRequest): ChargeResult {
+    const row = this.row();
+    if (!row) return { ok: false, reason: 'no-account', balance: 0 };
+    if (!Number.isSafeInteger(request.amount) || request.amount < 0) throw new RangeError('Invalid amount');
+    if (row.balance < request.amount) return { ok: false, reason: 'insufficient-funds', balance: row.balance };
+    const balance = row.balance - request.amount;
+    this.sql.exec('UPDATE account SET balance = ?', balance);
+    const recordId = this.insertUsage(request, request.amount, balance);
+    return { ok: true, balance, recordId };
+  }
+
+  refund(request: RefundRequest): ChargeResult {
+    const row = this.row();
+    if (!row) return { ok: false, reason: 'no-account', balance: 0 };
+    if (!Number.isSafeInteger(request.amount) || request.amount < 0) throw new RangeError('Invalid amount');
+    const balance = row.balance + request.amount;
+    this.sql.exec('UPDATE account SET balance = ?', balance);
+    const recordId = this.insertUsage({ ...request, record: request.record ?? {} }, -request.amount, balance);
+    return { ok: true, balance, recordId };
+  }
+
+  private insertUsage(
+    request: Pick<ChargeRequest, 'id' | 'product' | 'direction' | 'record'>,
+    amount: Amount,
+    balance: Amount,
+  ): number {
+    return this.sql
+      .exec<{ seq: number }>(
+        `INSERT INTO usage (id, product, direction, amount, balance_after, created_at, record)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+        request.id,
+        request.product,
+        request.direction ?? null,
+        amount,
+        balance,
+        Date.now(),
+        JSON.stringify(request.record),
+      )
+      .one().seq;
+  }
+
+  /** Usage records, with each record's fields as JSON text (`record`), parsed by the caller. */
+  usage(query: UsageQuery): StoredUsage[] {
+    const where = ['product = ?'];
+    const args: SqlStorageValue[] = [query.product];
+    if (query.direction) {
+      where.push('direction = ?');
+      args.push(query.direction);
+    }
+    if (query.ids?.length) {
+      where.push(`id IN (${query.ids.map(() => '?').join(',')})`);
+      args.push(...query.ids);
+    }
+    if (query.from !== undefined) {
+      where.push('created_at >= ?');
+      args.push(query.from);
+    }
+    if (query.to !== undefined) {
+      where.push('created_at < ?');
+      args.push(query.to);
+    }
+    if (query.after !== undefined) {
+      where.push('seq > ?');
+      args.push(query.after);
+    }
+    const limit = Math.min(Math.max(query.limit ?? 1000, 1), 10_000);
+    return this.sql
+      .exec<{
+        seq: number;
+        id: string;
+        product: string;
+        direction: string | null;
+        amount: number;
+        created_at: number;
+        record: string;
+        redacted: number;
+      }>(`SELECT seq, id, product, direction, amount, created_at, record, redacted FROM usage
+          WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`, ...args)
+      .toArray()
+      .map((r) => ({
+        seq: r.seq,
+        id: r.id,
+        product: r.product as Product,
+        direction: r.direction as UsageRecord['direction'],
+        amount: r.amount,
+        createdAt: r.created_at,
+        record: r.record,
+        redacted: r.redacted === 1,
+      }));
+  }
+
+  /** Replaces the personal fields of a transaction's usage records; false when there are none. */
+  redactUsage(id: string, product: Product, personalFields: string[]): boolean {
+    const rows = this.sql
+      .exec<{ seq: number; record: string }>('SELECT seq, record FROM usage WHERE id = ? AND product = ?', id, product)
+      .toArray();
+    for (const row of rows) {
+      const record = JSON.parse(row.record) as JsonObject;
+      for (const field of personalFields) if (field in record) record[field] = '**********';
+      this.sql.exec('UPDATE usage SET record = ?, redacted = 1 WHERE seq = ?', JSON.stringify(record), row.seq);
+    }
+    return rows.length > 0;
+  }
+
+  // ---- applications ------------------------------------------------------------------------
+
+  listApplications(offset: number, limit: number): { total: number; items: StoredApplication[] } {
+    const total = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM applications').one().n;
+    const items = this.sql
+      .exec<{ id: string; name: string; body: string; public_key: string; created_at: number }>(
+        'SELECT * FROM applications ORDER BY created_at, id LIMIT ? OFFSET ?',
+        limit,
+        offset,
+      )
+      .toArray()
+      .map(application);
+    return { total, items };
+  }
+
+  getApplication(id: string): StoredApplication | null {
+    const row = this.sql
+      .exec<{ id: string; name: string; body: string; public_key: string; created_at: number }>(
+        'SELECT * FROM applications WHERE id = ?',
+        id,
+      )
+      .toArray()[0];
+    return row ? application(row) : null;
+  }
+
+  putApplication(app: StoredApplication): void {
+    this.sql.exec(
+      `INSERT INTO applications (id, name, body, public_key, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, body = excluded.body, public_key = excluded.public_key`,
+      app.id,
+      app.name,
+      app.body,
+      app.publicKey,
+      app.createdAt,
+    );
+  }
+
+  deleteApplication(id: string): boolean {
+    const exists = this.sql.exec('SELECT id FROM applications WHERE id = ?', id).toArray().length > 0;
+    if (exists) this.sql.exec('DELETE FROM applications WHERE id = ?', id);
+    return exists;
+  }
+
+  /** Removes the account and everything it holds (sandbox reset). */
+  async wipe(): Promise<void> {
+    this.windows.clear();
+    await this.ctx.storage.deleteAll();
+    this.migrate();
+  }
+}
+
+function secretInfo(row: { id: string; created_at: number }): SecretInfo {
+  return { id: row.id, created_at: new Date(row.created_at).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+}
+
+function application(row: { id: string; name: string; body: string; public_key: string; created_at: number }): StoredApplication {
+  return {
+    id: row.id,
+    name: row.name,
+    body: row.body,
+    publicKey: row.public_key,
+    createdAt: row.created_at,
+  };
+}
+
+async function hashSecret(salt: string, secret: string): Promise<string> {
+  const data = new TextEncoder().encode(`${salt}:${secret}`);
+  const digest = await crypto.subtle.digest('SHA-256', data);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function timingSafeEqualHex(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
