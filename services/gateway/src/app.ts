@@ -1,0 +1,39 @@
+import { ApiError, ERROR_TYPES, createApp, problemStyle } from '@comms/core';
+import { type HostNames, matchRoute } from './families';
+import { sandbox } from './sandbox';
+
+/** The front worker: request ids, the sandbox control plane, and the host + path table. */
+export const app = createApp<Env>({ style: problemStyle() });
+
+app.use('/_sandbox/*', async (c, next) => {
+  // Without a token the control plane does not exist at all.
+  if (!c.env.SANDBOX_TOKEN) return c.notFound();
+  await next();
+});
+app.route('/_sandbox', sandbox);
+
+app.all('*', async (c) => {
+  const url = new URL(c.req.url);
+  const route = matchRoute(url.hostname, url.pathname, hostNames(c.env));
+  const service = route ? (c.env as unknown as Record<string, Fetcher | undefined>)[route.binding] : undefined;
+  if (!route || !service) {
+    throw new ApiError({
+      kind: 'not-found',
+      type: ERROR_TYPES.notFound,
+      detail: route
+        ? `The ${route.family} API is not available on this deployment`
+        : `No API serves ${c.req.method} ${url.pathname}`,
+    });
+  }
+  const headers = new Headers(c.req.raw.headers);
+  headers.set('x-request-id', c.get('requestId'));
+  const response = await service.fetch(new Request(c.req.raw, { headers }));
+  // Responses from a binding are immutable; copy to add the request id.
+  const out = new Response(response.body, response);
+  out.headers.set('x-request-id', c.get('requestId'));
+  return out;
+});
+
+function hostNames(env: Env): HostNames {
+  return { api: env.API_HOST, rest: env.REST_HOST, eu: env.EU_HOST, token: env.TOKEN_HOST };
+}
