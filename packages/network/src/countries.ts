@@ -69,7 +69,7 @@ function makeCountry(code: string, dialingPrefix: string, aliasUse: ReadonlyMap<
     code,
     alpha3: alpha3ByCode.get(code) ?? '',
     name: official,
-    displayName: alias !== undefined && isDisplayable(alias, aliasUse) ? alias : official,
+    displayName: alias !== undefined && isDisplayable(alias, official, aliasUse) ? alias : official,
     dialingPrefix,
   };
 }
@@ -79,8 +79,14 @@ function makeCountry(code: string, dialingPrefix: string, aliasUse: ReadonlyMap<
  * some aliases are abbreviations ('UK', 'UAE'), inverted index forms ('Korea, Republic of') or shared by
  * two countries ('Congo'); those would be worse than the official name in a list shown to people.
  */
-function isDisplayable(alias: string, aliasUse: ReadonlyMap<string, number>): boolean {
-  return /[a-z]/.test(alias) && !alias.includes(',') && aliasUse.get(alias) === 1;
+function isDisplayable(alias: string, official: string, aliasUse: ReadonlyMap<string, number>): boolean {
+  if (!/[a-z]/.test(alias) || alias.includes(',') || aliasUse.get(alias) !== 1) return false;
+  // 'Aland Islands' and 'The Netherlands' only drop accents or add an article: no better than official.
+  return plain(alias) !== plain(official);
+}
+
+function plain(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '').replace(/^the /i, '');
 }
 
 function countAliases(): Map<string, number> {

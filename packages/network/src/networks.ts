@@ -56,7 +56,11 @@ function networkTable(): NetworkTable {
   const byCountry = new Map<string, Network[]>();
   for (const network of mobile) pushTo(byCountry, network.country, network);
   for (const country of countries()) {
-    pushTo(byCountry, country.code, landlineNetwork(country.code, country.name, homeMcc.get(country.code)));
+    pushTo(
+      byCountry,
+      country.code,
+      landlineNetwork(country.code, country.displayName, homeMcc.get(country.code)),
+    );
   }
   for (const list of byCountry.values()) list.sort(compareNetworks);
   const all = [...byCountry.values()].flat().sort(compareNetworks);
@@ -137,7 +141,10 @@ function mostUsed(counts: ReadonlyMap<string, number>): string {
  * For codes several territories share (310260 is T-Mobile in US, PR and VI) the primary entry is the one
  * whose country has that MCC as its home MCC; failing that, the first by country code.
  */
-function primaryNetworks(all: readonly Network[], homeMcc: ReadonlyMap<string, string>): Map<string, Network> {
+function primaryNetworks(
+  all: readonly Network[],
+  homeMcc: ReadonlyMap<string, string>,
+): Map<string, Network> {
   const primary = new Map<string, Network>();
   for (const network of all) {
     const current = primary.get(network.networkCode);

@@ -1,5 +1,5 @@
 import { type Amount, formatAmount, parseAmount } from '@comms/core';
-import { type Country, countriesByDialingPrefix, countries, countryByCode } from './countries';
+import { type Country, countries, countriesByDialingPrefix, countryByCode } from './countries';
 import { type Network, type NetworkType, networkByCode, networksOf } from './networks';
 
 export type PricingType = 'sms' | 'sms-transit' | 'voice';
@@ -43,7 +43,11 @@ interface Rates {
 }
 
 function rates(sms: string, voiceMobile: string, voiceLandline: string): Rates {
-  return { sms: parseAmount(sms), voiceMobile: parseAmount(voiceMobile), voiceLandline: parseAmount(voiceLandline) };
+  return {
+    sms: parseAmount(sms),
+    voiceMobile: parseAmount(voiceMobile),
+    voiceLandline: parseAmount(voiceLandline),
+  };
 }
 
 /**
@@ -136,7 +140,11 @@ function countryRates(country: Country): Rates {
   if (market) return market;
   const zone = ZONE_RATES[country.dialingPrefix[0]!] ?? ZONE_RATES['9']!;
   const bp = factorBp(`country:${country.code}`, COUNTRY_SPREAD_BP);
-  return { sms: scale(zone.sms, bp), voiceMobile: scale(zone.voiceMobile, bp), voiceLandline: scale(zone.voiceLandline, bp) };
+  return {
+    sms: scale(zone.sms, bp),
+    voiceMobile: scale(zone.voiceMobile, bp),
+    voiceLandline: scale(zone.voiceLandline, bp),
+  };
 }
 
 /**
@@ -207,7 +215,7 @@ export function isPricingType(value: unknown): value is PricingType {
  * networks still has an SMS `defaultPrice`, with an empty network list.
  *
  * @example
- * formatAmount(countryPricing('sms', 'GB')!.defaultPrice) // e.g. '0.05170000'
+ * formatAmount(countryPricing('sms', 'GB')!.defaultPrice) // '0.05210000'
  */
 export function countryPricing(type: PricingType, countryCode: string): CountryPricing | undefined {
   const country = countryByCode(countryCode);
@@ -245,7 +253,11 @@ export function prefixPricing(type: PricingType, prefix: string): readonly Count
  * networkPrice('voice', 'GB-FIXED') // 1000000 (0.0100 EUR a minute)
  * networkPrice('sms', 'GB-FIXED') // undefined
  */
-export function networkPrice(type: PricingType, networkCode: string, countryCode?: string): Amount | undefined {
+export function networkPrice(
+  type: PricingType,
+  networkCode: string,
+  countryCode?: string,
+): Amount | undefined {
   const network = networkByCode(networkCode, countryCode);
   if (!network) return undefined;
   return countryPricing(type, network.country)?.networks.find((n) => n.networkCode === network.networkCode)
@@ -271,11 +283,11 @@ export function priceFor(type: PricingType, countryCode: string, networkCode?: s
 
 /**
  * Shapes a country's prices as the vendor's pricing response object, amounts as 8-decimal strings.
- * `countryCode` is present only with `withCountryCode` (the single-country endpoint omits it).
+ * `countryCode` is included only with `withCountryCode`, as the endpoints differ on it.
  *
  * @example
  * toPricingJson(countryPricing('sms', 'CA')!, { withCountryCode: true }).networks[0]
- * // { type: 'mobile', price: '0.00720000', currency: 'EUR', mcc: '302', mnc: '220', ... }
+ * // { type: 'mobile', price: '0.00750000', currency: 'EUR', mcc: '302', mnc: '100', ... }
  */
 export function toPricingJson(pricing: CountryPricing, options: { withCountryCode: boolean }): PricingJson {
   const { country } = pricing;
