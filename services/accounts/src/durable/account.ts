@@ -76,8 +76,8 @@ const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, veri
  */
 export class Account extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  /** Per-second throughput windows; in memory on purpose: a window outlives no restart. */
-  private readonly windows = new Map<ThroughputKind, { second: number; used: number }>();
+  /** Grant times of the last second per throughput kind; in memory on purpose, as a window outlives no restart. */
+  private readonly windows = new Map<ThroughputKind, number[]>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -294,14 +294,16 @@ export class Account extends DurableObject<Env> {
           : kind === 'calls'
             ? row.max_calls_per_second
             : (FIXED_LIMITS[kind] ?? DEFAULT_THROUGHPUT);
-    const second = Math.floor(Date.now() / 1000);
-    const window = this.windows.get(kind);
-    if (!window || window.second !== second) {
-      this.windows.set(kind, { second, used: 1 });
-      return limit >= 1;
+    // A sliding window: at most `limit` grants within any 1000 ms, so a burst that straddles a
+    // second boundary gets no double allowance.
+    const now = Date.now();
+    const recent = (this.windows.get(kind) ?? []).filter((t) => now - t < 1000);
+    if (recent.length >= limit) {
+      this.windows.set(kind, recent);
+      return false;
     }
-    if (window.used >= limit) return false;
-    window.used += 1;
+    recent.push(now);
+    this.windows.set(kind, recent);
     return true;
   }
 

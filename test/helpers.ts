@@ -1,0 +1,61 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { inject } from 'vitest';
+
+export const stack = inject('stack');
+
+export interface Account {
+  api_key: string;
+  api_secret: string;
+  signature_secret: string;
+  signature_method: string;
+}
+
+/** A new account through the sandbox control plane. */
+export async function newAccount(init: Record<string, unknown> = {}): Promise<Account> {
+  const res = await fetch(`${stack.url}/_sandbox/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(init),
+  });
+  if (res.status !== 201) throw new Error(`sandbox account: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Account;
+}
+
+export function basic(key: string, secret: string): string {
+  return `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+}
+
+/** Options for an official SDK client pointed at the stack. */
+export function sdkOptions() {
+  return { restHost: stack.url, apiHost: stack.url };
+}
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A real HTTP receiver on 127.0.0.1 that records requests and answers with the given status. */
+export async function startReceiver(status: (req: IncomingMessage) => number = () => 200) {
+  const received: ReceivedRequest[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      res.writeHead(status(req)).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
