@@ -40,11 +40,15 @@ export async function startStack(options = {}) {
     `SANDBOX_TOKEN:${token}`,
     '--show-interactive-dev-session=false',
   ];
-  const child = spawn(join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'wrangler.cmd' : 'wrangler'), args.slice(1), {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'wrangler.cmd' : 'wrangler'),
+    args.slice(1),
+    {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const onData = (chunk) => {
     const text = chunk.toString();
@@ -95,18 +99,19 @@ export async function ensureDemo(stack, demoDir = join(ROOT, '.wrangler', 'demo'
   const privateKeyFile = join(demoDir, 'private.key');
   if (existsSync(credentialsFile)) {
     const saved = JSON.parse(readFileSync(credentialsFile, 'utf8'));
-    const res = await fetch(
-      `${stack.url}/v2/applications/${saved.application_id}`,
-      { headers: { authorization: `Basic ${btoa(`${saved.api_key}:${saved.api_secret}`)}` } },
-    );
-    if (res.status === 200 && existsSync(privateKeyFile)) return { ...saved, private_key_path: privateKeyFile };
+    const res = await fetch(`${stack.url}/v2/applications/${saved.application_id}`, {
+      headers: { authorization: `Basic ${btoa(`${saved.api_key}:${saved.api_secret}`)}` },
+    });
+    if (res.status === 200 && existsSync(privateKeyFile))
+      return { ...saved, private_key_path: privateKeyFile };
   }
   const accountRes = await fetch(`${stack.url}/_sandbox/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ balance: 10 }),
   });
-  if (accountRes.status !== 201) throw new Error(`creating the demo account failed: ${accountRes.status} ${await accountRes.text()}`);
+  if (accountRes.status !== 201)
+    throw new Error(`creating the demo account failed: ${accountRes.status} ${await accountRes.text()}`);
   const account = await accountRes.json();
   const appRes = await fetch(`${stack.url}/v2/applications`, {
     method: 'POST',
@@ -126,7 +131,8 @@ export async function ensureDemo(stack, demoDir = join(ROOT, '.wrangler', 'demo'
       },
     }),
   });
-  if (appRes.status !== 201) throw new Error(`creating the demo application failed: ${appRes.status} ${await appRes.text()}`);
+  if (appRes.status !== 201)
+    throw new Error(`creating the demo application failed: ${appRes.status} ${await appRes.text()}`);
   const app = await appRes.json();
   mkdirSync(demoDir, { recursive: true });
   writeFileSync(privateKeyFile, app.keys.private_key, { mode: 0o600 });

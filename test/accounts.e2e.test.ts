@@ -11,7 +11,10 @@ describe('accounts through @vonage/accounts', () => {
   afterAll(() => receiver.close());
 
   it('reads the demo balance', async () => {
-    const accounts = new Accounts({ apiKey: stack.demo.api_key, apiSecret: stack.demo.api_secret }, sdkOptions());
+    const accounts = new Accounts(
+      { apiKey: stack.demo.api_key, apiSecret: stack.demo.api_secret },
+      sdkOptions(),
+    );
     const balance = await accounts.getBalance();
     expect(balance.value).toBeGreaterThan(0);
     expect(balance.autoReload).toBe(false);
@@ -25,11 +28,16 @@ describe('accounts through @vonage/accounts', () => {
   it('tops up only with auto-reload enabled', async () => {
     const plain = await newAccount();
     const noReload = new Accounts({ apiKey: plain.api_key, apiSecret: plain.api_secret }, sdkOptions());
-    await expect(noReload.topUpBalance('00X123456Y7890123Z')).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(noReload.topUpBalance('00X123456Y7890123Z')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
 
     const reloading = await newAccount({ balance: 2.5, auto_reload: true });
     const client = new Accounts({ apiKey: reloading.api_key, apiSecret: reloading.api_secret }, sdkOptions());
-    expect(await client.topUpBalance('00X123456Y7890123Z')).toEqual({ 'error-code': '200', 'error-code-label': 'success' });
+    expect(await client.topUpBalance('00X123456Y7890123Z')).toEqual({
+      'error-code': '200',
+      'error-code-label': 'success',
+    });
     expect(await client.getBalance()).toEqual({ value: 5, autoReload: true });
   });
 
@@ -51,7 +59,9 @@ describe('accounts through @vonage/accounts', () => {
     expect(receiver.received.filter((r) => r.method === 'GET').map((r) => r.url)).toEqual(
       expect.arrayContaining(['/inbound', '/receipts']),
     );
-    await expect(client.updateAccountCallbacks({ drCallBackUrl: `${receiver.url}/broken` })).rejects.toMatchObject({
+    await expect(
+      client.updateAccountCallbacks({ drCallBackUrl: `${receiver.url}/broken` }),
+    ).rejects.toMatchObject({
       response: { status: 400 },
     });
     const cleared = await client.updateAccountCallbacks({ moCallBackUrl: '' });
@@ -100,7 +110,7 @@ describe('secrets through @vonage/accounts', () => {
 
     const created = await secrets.createSecret(acct.api_key, 'NewSecret42');
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(created._links.self.href).toBe(`/accounts/${acct.api_key}/secrets/${created.id}`);
+    expect(created._links?.self.href).toBe(`/accounts/${acct.api_key}/secrets/${created.id}`);
     expect((await secrets.getSecret(acct.api_key, created.id)).id).toBe(created.id);
 
     // The new secret works for authentication at once.
@@ -109,8 +119,12 @@ describe('secrets through @vonage/accounts', () => {
 
     await secrets.deleteSecret(acct.api_key, original.id);
     const after = new Secrets({ apiKey: acct.api_key, apiSecret: 'NewSecret42' }, sdkOptions());
-    await expect(after.deleteSecret(acct.api_key, created.id)).rejects.toMatchObject({ response: { status: 403 } });
-    await expect(after.getSecret(acct.api_key, original.id)).rejects.toMatchObject({ response: { status: 404 } });
+    await expect(after.deleteSecret(acct.api_key, created.id)).rejects.toMatchObject({
+      response: { status: 403 },
+    });
+    await expect(after.getSecret(acct.api_key, original.id)).rejects.toMatchObject({
+      response: { status: 404 },
+    });
     // The deleted secret no longer authenticates.
     await expect(secrets.listSecrets(acct.api_key)).rejects.toMatchObject({ response: { status: 401 } });
   });
@@ -136,16 +150,31 @@ describe('secrets through @vonage/accounts', () => {
     const stranger = await newAccount();
     const asPrimary = new Secrets({ apiKey: primary.api_key, apiSecret: primary.api_secret }, sdkOptions());
     expect((await asPrimary.listSecrets(secondary.api_key))._embedded.secrets).toHaveLength(1);
-    const asSecondary = new Secrets({ apiKey: secondary.api_key, apiSecret: secondary.api_secret }, sdkOptions());
-    await expect(asSecondary.listSecrets(primary.api_key)).rejects.toMatchObject({ response: { status: 404 } });
-    const asStranger = new Secrets({ apiKey: stranger.api_key, apiSecret: stranger.api_secret }, sdkOptions());
-    await expect(asStranger.listSecrets(secondary.api_key)).rejects.toMatchObject({ response: { status: 404 } });
+    const asSecondary = new Secrets(
+      { apiKey: secondary.api_key, apiSecret: secondary.api_secret },
+      sdkOptions(),
+    );
+    await expect(asSecondary.listSecrets(primary.api_key)).rejects.toMatchObject({
+      response: { status: 404 },
+    });
+    const asStranger = new Secrets(
+      { apiKey: stranger.api_key, apiSecret: stranger.api_secret },
+      sdkOptions(),
+    );
+    await expect(asStranger.listSecrets(secondary.api_key)).rejects.toMatchObject({
+      response: { status: 404 },
+    });
   });
 
   it('refuses secrets calls without Basic credentials with a 401 problem body', async () => {
     const acct = await newAccount();
-    const res = await fetch(`${stack.url}/accounts/${acct.api_key}/secrets?api_key=${acct.api_key}&api_secret=${acct.api_secret}`);
+    const res = await fetch(
+      `${stack.url}/accounts/${acct.api_key}/secrets?api_key=${acct.api_key}&api_secret=${acct.api_secret}`,
+    );
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ title: 'Unauthorized', instance: res.headers.get('x-request-id') });
+    expect(await res.json()).toMatchObject({
+      title: 'Unauthorized',
+      instance: res.headers.get('x-request-id'),
+    });
   });
 });

@@ -1,6 +1,11 @@
-import { Auth } from '@vonage/auth';
+import { AlgorithmTypes, Auth } from '@vonage/auth';
 import { describe, expect, it } from 'vitest';
 import { basic, newAccount, stack } from './helpers';
+
+/** Parameters signed by the official SDK's own signing code. */
+function signed(auth: Auth, params: Record<string, string>): Promise<Record<string, string>> {
+  return auth.createSignatureHash(params as never) as unknown as Promise<Record<string, string>>;
+}
 
 const balanceUrl = (query: string) => `${stack.url}/account/get-balance?${query}`;
 
@@ -45,7 +50,11 @@ describe('legacy parameters: query, form and JSON bodies', () => {
 describe('authentication refusals', () => {
   it('a wrong secret and a missing key get the legacy 401 body', async () => {
     const acct = await newAccount();
-    for (const query of [`api_key=${acct.api_key}&api_secret=Wrong1234`, `api_secret=${acct.api_secret}`, '']) {
+    for (const query of [
+      `api_key=${acct.api_key}&api_secret=Wrong1234`,
+      `api_secret=${acct.api_secret}`,
+      '',
+    ]) {
       const res = await fetch(balanceUrl(query));
       expect(res.status, query).toBe(401);
       expect(await res.json()).toEqual({ 'error-code': '401', 'error-code-label': 'authentication failed' });
@@ -53,7 +62,9 @@ describe('authentication refusals', () => {
   });
 
   it('an XML 401 on get-balance uses the accountBalance root', async () => {
-    const res = await fetch(balanceUrl('api_key=nobody12&api_secret=Nope12345'), { headers: { accept: 'application/xml' } });
+    const res = await fetch(balanceUrl('api_key=nobody12&api_secret=Nope12345'), {
+      headers: { accept: 'application/xml' },
+    });
     expect(res.status).toBe(401);
     const xml = await res.text();
     expect(xml).toContain('<accountBalance>');
@@ -69,43 +80,55 @@ describe('authentication refusals', () => {
   });
 
   it('a bearer token is refused where key and secret are required', async () => {
-    const res = await fetch(`${stack.url}/account/get-balance`, { headers: { authorization: 'Bearer abc.def.ghi' } });
+    const res = await fetch(`${stack.url}/account/get-balance`, {
+      headers: { authorization: 'Bearer abc.def.ghi' },
+    });
     expect(res.status).toBe(401);
   });
 });
 
 describe('signed requests', () => {
   for (const [method, algorithm] of [
-    ['md5hash', 'MD5HASH'],
-    ['md5', 'MD5HMAC'],
-    ['sha1', 'SHA1HMAC'],
-    ['sha256', 'SHA256HMAC'],
-    ['sha512', 'SHA512HMAC'],
+    ['md5hash', AlgorithmTypes.md5hash],
+    ['md5', AlgorithmTypes.md5hmac],
+    ['sha1', AlgorithmTypes.sha1hmac],
+    ['sha256', AlgorithmTypes.sha256hmac],
+    ['sha512', AlgorithmTypes.sha512hmac],
   ] as const) {
     it(`accepts a request signed by the official SDK with ${method} and refuses a tampered one`, async () => {
       const acct = await newAccount({ signature_method: method, balance: 4 });
       const auth = new Auth({
         apiKey: acct.api_key,
-        signature: { secret: acct.signature_secret, algorithm: algorithm as never },
+        signature: { secret: acct.signature_secret, algorithm },
       });
-      const signed = (await auth.createSignatureHash({ note: 'a=b&c' })) as Record<string, string>;
-      const ok = await fetch(balanceUrl(new URLSearchParams(signed).toString()));
+      const params = await signed(auth, { note: 'a=b&c' });
+      const ok = await fetch(balanceUrl(new URLSearchParams(params).toString()));
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ value: 4, autoReload: false });
 
-      const tampered = await fetch(balanceUrl(new URLSearchParams({ ...signed, note: 'changed' }).toString()));
+      const tampered = await fetch(
+        balanceUrl(new URLSearchParams({ ...params, note: 'changed' }).toString()),
+      );
       expect(tampered.status).toBe(401);
-      expect(await tampered.json()).toEqual({ 'error-code': '401', 'error-code-label': 'authentication failed' });
+      expect(await tampered.json()).toEqual({
+        'error-code': '401',
+        'error-code-label': 'authentication failed',
+      });
     });
   }
 
   it('refuses a stale timestamp and a signature with a secret', async () => {
     const acct = await newAccount();
-    const auth = new Auth({ apiKey: acct.api_key, signature: { secret: acct.signature_secret, algorithm: 'MD5HASH' as never } });
-    const stale = (await auth.createSignatureHash({ timestamp: String(Math.floor(Date.now() / 1000) - 3600) })) as Record<string, string>;
+    const auth = new Auth({
+      apiKey: acct.api_key,
+      signature: { secret: acct.signature_secret, algorithm: AlgorithmTypes.md5hash },
+    });
+    const stale = await signed(auth, { timestamp: String(Math.floor(Date.now() / 1000) - 3600) });
     expect((await fetch(balanceUrl(new URLSearchParams(stale).toString()))).status).toBe(401);
-    const fresh = (await auth.createSignatureHash({})) as Record<string, string>;
-    const both = await fetch(balanceUrl(new URLSearchParams({ ...fresh, api_secret: acct.api_secret }).toString()));
+    const fresh = await signed(auth, {});
+    const both = await fetch(
+      balanceUrl(new URLSearchParams({ ...fresh, api_secret: acct.api_secret }).toString()),
+    );
     expect(both.status).toBe(401);
   });
 });
@@ -122,14 +145,20 @@ describe('the gateway', () => {
     const res = await fetch(`${stack.url}/v3/media`);
     expect(res.status).toBe(404);
     const body = (await res.json()) as Record<string, string>;
-    expect(body).toMatchObject({ title: 'Not Found', detail: 'The media API is not available on this deployment' });
+    expect(body).toMatchObject({
+      title: 'Not Found',
+      detail: 'The media API is not available on this deployment',
+    });
     expect(body.instance).toBe(res.headers.get('x-request-id'));
   });
 
   it('refuses the sandbox API without its token', async () => {
     const none = await fetch(`${stack.url}/_sandbox/accounts`, { method: 'POST' });
     expect(none.status).toBe(401);
-    const wrong = await fetch(`${stack.url}/_sandbox/accounts`, { method: 'POST', headers: { authorization: 'Bearer nope' } });
+    const wrong = await fetch(`${stack.url}/_sandbox/accounts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(wrong.status).toBe(401);
   });
 

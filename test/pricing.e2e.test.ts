@@ -17,7 +17,9 @@ describe('pricing through @vonage/pricing', () => {
     expect(vodafone).toMatchObject({ mcc: '234', mnc: '15', type: 'mobile', currency: 'EUR' });
 
     // A second request within the same second is refused.
-    await expect(pricing.listAllCountriesPricing(ServiceType.VOICE)).rejects.toMatchObject({ response: { status: 429 } });
+    await expect(pricing.listAllCountriesPricing(ServiceType.VOICE)).rejects.toMatchObject({
+      response: { status: 429 },
+    });
     await pause(1100);
 
     const all = await pricing.listAllCountriesPricing(ServiceType.VOICE);
@@ -46,11 +48,15 @@ describe('pricing through @vonage/pricing', () => {
       headers: { authorization: basic(acct.api_key, acct.api_secret) },
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { invalid_parameters: { parameter: string } }).invalid_parameters.parameter).toBe('type');
+    expect(
+      ((await bad.json()) as { invalid_parameters: { parameter: string } }).invalid_parameters.parameter,
+    ).toBe('type');
   });
 
   it('refuses bad credentials with the legacy 401 body', async () => {
     const pricing = new Pricing({ apiKey: stack.demo.api_key, apiSecret: 'Nope12345' }, sdkOptions());
-    await expect(pricing.listCountryPricing(ServiceType.SMS, 'GB')).rejects.toMatchObject({ response: { status: 401 } });
+    await expect(pricing.listCountryPricing(ServiceType.SMS, 'GB')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
   });
 });

@@ -17,7 +17,9 @@ describe('POST /_sandbox/reset', () => {
     expect((await fetch(demo)).status).toBe(401);
     // New accounts work after a reset.
     const fresh = await newAccount({ balance: 1 });
-    const res = await fetch(`${stack.url}/account/get-balance?api_key=${fresh.api_key}&api_secret=${fresh.api_secret}`);
+    const res = await fetch(
+      `${stack.url}/account/get-balance?api_key=${fresh.api_key}&api_secret=${fresh.api_secret}`,
+    );
     expect(await res.json()).toEqual({ value: 1, autoReload: false });
   });
 });

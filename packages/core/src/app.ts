@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
 import type { Context, Env } from 'hono';
+import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ValidationTargets } from 'hono/types';
 import type { z } from 'zod';
@@ -49,7 +49,10 @@ export function createApp<B extends object>(options: CreateAppOptions = {}) {
     return res;
   });
   app.notFound((c) => {
-    const err = new ApiError({ kind: 'not-found', detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` });
+    const err = new ApiError({
+      kind: 'not-found',
+      detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}`,
+    });
     return (c.get('errorStyle') ?? fallback)(err, c);
   });
   return app;

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { decodeProtectedHeader, errors as joseErrors, importSPKI, jwtVerify } from 'jose';
+import { decodeProtectedHeader, importSPKI, errors as joseErrors, jwtVerify } from 'jose';
 import { ApiError, ERROR_TYPES } from './errors';
 import { type Params, param, readParams } from './params';
 import { type SignatureMethod, verifySignature } from './signature';
@@ -60,7 +60,9 @@ export interface CredentialStore {
     apiKey: string,
   ): Promise<{ identity: AccountIdentity; secret: string; method: SignatureMethod } | null>;
   /** The application's public key (PEM) and the account that owns it. */
-  applicationKey(applicationId: string): Promise<{ publicKey: string; apiKey: string; primaryApiKey: string | null } | null>;
+  applicationKey(
+    applicationId: string,
+  ): Promise<{ publicKey: string; apiKey: string; primaryApiKey: string | null } | null>;
 }
 
 export interface AuthOptions {
@@ -129,14 +131,16 @@ export function authenticate(options: AuthOptions) {
         );
       }
       const identity = await store.verifySecret(creds.key, creds.secret);
-      if (!identity) throw new AuthError('invalid-credentials', 'The API key and secret supplied are not valid');
+      if (!identity)
+        throw new AuthError('invalid-credentials', 'The API key and secret supplied are not valid');
       auth = { ...identity, method: 'basic' };
     } else if (scheme === 'secret' && modes.has('key-secret')) {
       const key = param(params, 'api_key');
       const secret = param(params, 'api_secret') ?? '';
       if (!key) throw new AuthError('missing', 'api_key is required');
       const identity = await store.verifySecret(key, secret);
-      if (!identity) throw new AuthError('invalid-credentials', 'The API key and secret supplied are not valid');
+      if (!identity)
+        throw new AuthError('invalid-credentials', 'The API key and secret supplied are not valid');
       auth = { ...identity, method: 'key-secret' };
     } else if (scheme === 'sig' && modes.has('signature')) {
       const key = param(params, 'api_key');
@@ -158,7 +162,10 @@ export function authenticate(options: AuthOptions) {
     } else if (scheme === undefined) {
       throw new AuthError('missing', 'No credentials were supplied');
     } else {
-      throw new AuthError('scheme-not-allowed', `This endpoint does not accept ${schemeName(scheme)} authentication`);
+      throw new AuthError(
+        'scheme-not-allowed',
+        `This endpoint does not accept ${schemeName(scheme)} authentication`,
+      );
     }
     c.set('auth', auth);
     await next();
@@ -218,7 +225,10 @@ async function verifyJwt(c: Context, store: CredentialStore, maxAge: number): Pr
 }
 
 function base64UrlDecode(s: string): Uint8Array {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=');
+  const b64 = s
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(s.length / 4) * 4, '=');
   return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
 }
 

@@ -93,7 +93,9 @@ export interface SandboxAccountInit {
   demo_mode?: boolean;
   /** Whether verify requests may set `pin_code`. */
   pin_code_allowed?: boolean;
-  settings?: Partial<Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>>;
+  settings?: Partial<
+    Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
+  >;
 }
 
 export interface SandboxAccount {
@@ -116,7 +118,9 @@ export interface AccountsRpc extends CredentialStore {
   takeThroughput(apiKey: string, kind: ThroughputKind): Promise<boolean>;
   settings(apiKey: string): Promise<AccountSettings | null>;
   signingSecret(apiKey: string): Promise<{ secret: string; method: SignatureMethod } | null>;
-  createSandboxAccount(init: SandboxAccountInit): Promise<{ ok: true; account: SandboxAccount } | { ok: false; error: string }>;
+  createSandboxAccount(
+    init: SandboxAccountInit,
+  ): Promise<{ ok: true; account: SandboxAccount } | { ok: false; error: string }>;
   reset(): Promise<void>;
 }
 

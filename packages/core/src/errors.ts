@@ -116,7 +116,11 @@ export function toApiError(err: unknown): ApiError {
   // Hono's own HTTPException (malformed JSON body, for instance): keep its 4xx meaning.
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const kind: ErrorKind = status === 401 ? 'unauthorized' : status === 404 ? 'not-found' : 'validation';
-    return new ApiError({ kind, status: status as ContentfulStatusCode, detail: 'The request could not be parsed' });
+    return new ApiError({
+      kind,
+      status: status as ContentfulStatusCode,
+      detail: 'The request could not be parsed',
+    });
   }
   return new ApiError({ kind: 'internal', detail: 'An internal error occurred', type: ERROR_TYPES.internal });
 }
@@ -129,7 +133,9 @@ export function requestIdOf(c: Context): string {
 }
 
 /** Style 1: the problem body of spec 7.1, with `invalid_parameters` (or the family's own list key). */
-export function problemStyle(options: { listKey?: 'invalid_parameters' | 'invalid_params' } = {}): ErrorStyle {
+export function problemStyle(
+  options: { listKey?: 'invalid_parameters' | 'invalid_params' } = {},
+): ErrorStyle {
   const listKey = options.listKey ?? 'invalid_parameters';
   return (err, c) => {
     const body: Record<string, unknown> = {

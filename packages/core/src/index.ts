@@ -1,5 +1,6 @@
 export * from './app';
 export * from './auth';
+export * from './contracts';
 export * from './errors';
 export * from './format';
 export * from './ids';
@@ -7,4 +8,3 @@ export * from './money';
 export * from './params';
 export * from './schemas';
 export * from './signature';
-export * from './contracts';

@@ -10,7 +10,8 @@ describe('money', () => {
   });
 
   it('refuses what is not a plain decimal', () => {
-    for (const bad of ['1e3', '0.123456789', 'abc', '', '1.']) expect(() => parseAmount(bad)).toThrow(RangeError);
+    for (const bad of ['1e3', '0.123456789', 'abc', '', '1.'])
+      expect(() => parseAmount(bad)).toThrow(RangeError);
   });
 
   it('formats with 8 decimals by default and rounds when asked for fewer', () => {

@@ -36,7 +36,10 @@ export function sdkSigningString(params: Record<string, string | string[] | unde
 }
 
 function digest(text: string, secret: string, method: SignatureMethod): string {
-  if (method === 'md5hash') return createHash('md5').update(text + secret, 'utf8').digest('hex');
+  if (method === 'md5hash')
+    return createHash('md5')
+      .update(text + secret, 'utf8')
+      .digest('hex');
   return createHmac(method, secret).update(text, 'utf8').digest('hex');
 }
 
@@ -46,7 +49,11 @@ function digest(text: string, secret: string, method: SignatureMethod): string {
  * @example
  * sign({ api_key: 'abcd1234', timestamp: '1700000000', to: '447700900000' }, secret, 'sha256')
  */
-export function sign(params: Record<string, string | string[] | undefined>, secret: string, method: SignatureMethod) {
+export function sign(
+  params: Record<string, string | string[] | undefined>,
+  secret: string,
+  method: SignatureMethod,
+) {
   return digest(signingString(params), secret, method);
 }
 
@@ -77,7 +84,8 @@ export function verifySignature(
 ): SignatureCheck {
   const sig = first(params['sig']);
   const timestamp = Number(first(params['timestamp']));
-  if (!Number.isFinite(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return 'bad-timestamp';
+  if (!Number.isFinite(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds)
+    return 'bad-timestamp';
   if (!sig) return 'bad-signature';
   // Evaluate both forms every time so that timing does not reveal which one matched.
   const documented = signaturesEqual(digest(signingString(params), secret, method), sig);

@@ -29,7 +29,14 @@ describe('request signatures', () => {
 
   it('refuses a wrong signature, a wrong secret and a stale timestamp', () => {
     const sig = sign(params, 'k', 'md5hash');
-    expect(verifySignature({ ...params, sig: sig.replace(/.$/, '0') === sig ? `${sig}1` : sig.replace(/.$/, '0') }, 'k', 'md5hash', now)).toBe('bad-signature');
+    expect(
+      verifySignature(
+        { ...params, sig: sig.replace(/.$/, '0') === sig ? `${sig}1` : sig.replace(/.$/, '0') },
+        'k',
+        'md5hash',
+        now,
+      ),
+    ).toBe('bad-signature');
     expect(verifySignature({ ...params, sig }, 'other', 'md5hash', now)).toBe('bad-signature');
     expect(verifySignature({ ...params, sig }, 'k', 'md5hash', now + 301)).toBe('bad-timestamp');
     expect(verifySignature({ ...params, text: 'changed', sig }, 'k', 'md5hash', now)).toBe('bad-signature');

@@ -1,13 +1,13 @@
 import {
   type AccountIdentity,
+  amountFromNumber,
   type CredentialStore,
+  hexId,
+  apiKey as newApiKey,
+  apiSecret as newApiSecret,
   type SandboxAccount,
   type SandboxAccountInit,
   SIGNATURE_METHODS,
-  amountFromNumber,
-  apiKey as newApiKey,
-  apiSecret as newApiSecret,
-  hexId,
 } from '@comms/core';
 
 /** The Durable Object of one account. */
@@ -61,7 +61,8 @@ export async function createAccount(
   if (primary !== null) {
     const primaryIdentity = await accountOf(env, primary).identity();
     if (!primaryIdentity) return { ok: false, error: `primary_api_key '${primary}' does not exist` };
-    if (primaryIdentity.primaryApiKey) return { ok: false, error: 'a secondary account cannot have secondaries' };
+    if (primaryIdentity.primaryApiKey)
+      return { ok: false, error: 'a secondary account cannot have secondaries' };
   }
   for (const [name, value] of Object.entries(init.settings ?? {})) {
     if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 10_000) {

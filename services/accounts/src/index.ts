@@ -1,3 +1,4 @@
+import { WorkerEntrypoint } from 'cloudflare:workers';
 import type {
   AccountIdentity,
   AccountSettings,
@@ -12,7 +13,6 @@ import type {
   UsageQuery,
   UsageRecord,
 } from '@comms/core';
-import { WorkerEntrypoint } from 'cloudflare:workers';
 import { accountOf, createAccount, credentialStore, resetAccounts } from './accounts';
 import { app } from './app';
 import { PERSONAL_FIELDS } from './personal-fields';

@@ -1,4 +1,4 @@
-import { type AuthMode, type FamilyEnv, authenticate, negotiateFormat } from '@comms/core';
+import { type AuthMode, authenticate, type FamilyEnv, negotiateFormat } from '@comms/core';
 import { createMiddleware } from 'hono/factory';
 import { credentialStore } from './accounts';
 

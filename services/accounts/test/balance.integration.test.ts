@@ -46,14 +46,22 @@ describe('GET /account/get-balance', () => {
 describe('POST /account/top-up', () => {
   it('refuses accounts without auto-reload', async () => {
     const acct = await newAccount();
-    const res = await post('/account/top-up', { api_key: acct.api_key, api_secret: acct.api_secret, trx: 'abc' });
+    const res = await post('/account/top-up', {
+      api_key: acct.api_key,
+      api_secret: acct.api_secret,
+      trx: 'abc',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ 'error-code': '401', 'error-code-label': 'not auto-reload enabled' });
   });
 
   it('adds the auto-reload amount', async () => {
     const acct = await newAccount({ balance: 5, auto_reload: true });
-    const res = await post('/account/top-up', { api_key: acct.api_key, api_secret: acct.api_secret, trx: 'abc' });
+    const res = await post('/account/top-up', {
+      api_key: acct.api_key,
+      api_secret: acct.api_secret,
+      trx: 'abc',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ 'error-code': '200', 'error-code-label': 'success' });
     const bal = await get(`/account/get-balance?api_key=${acct.api_key}&api_secret=${acct.api_secret}`);

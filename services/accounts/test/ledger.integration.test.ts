@@ -25,14 +25,23 @@ describe('the usage ledger over RPC', () => {
     expect(results.every((r) => r.ok)).toBe(true);
     // 10 - 200 * 0.0333 = 3.34, exactly.
     expect(await balanceOf(acct.api_key, acct.api_secret)).toBe(3.34);
-    const records = await worker.usage(acct.api_key, { product: 'SMS', direction: 'outbound', limit: 10_000 });
+    const records = await worker.usage(acct.api_key, {
+      product: 'SMS',
+      direction: 'outbound',
+      limit: 10_000,
+    });
     expect(records).toHaveLength(200);
     expect(new Set(records.map((r) => r.id)).size).toBe(200);
   });
 
   it('refuses a charge the balance cannot cover, exactly at the boundary', async () => {
     const acct = await newAccount({ balance: 0.1 });
-    const ok = await worker.charge(acct.api_key, { product: 'SMS', id: 'a', amount: parseAmount('0.1'), record: {} });
+    const ok = await worker.charge(acct.api_key, {
+      product: 'SMS',
+      id: 'a',
+      amount: parseAmount('0.1'),
+      record: {},
+    });
     expect(ok).toMatchObject({ ok: true, balance: 0 });
     const refused = await worker.charge(acct.api_key, { product: 'SMS', id: 'b', amount: 1, record: {} });
     expect(refused).toEqual({ ok: false, reason: 'insufficient-funds', balance: 0 });
@@ -40,10 +49,12 @@ describe('the usage ledger over RPC', () => {
   });
 
   it('answers no-account for an unknown key', async () => {
-    expect(await worker.charge('nobody00', { product: 'SMS', id: 'x', amount: 1, record: {} })).toMatchObject({
-      ok: false,
-      reason: 'no-account',
-    });
+    expect(await worker.charge('nobody00', { product: 'SMS', id: 'x', amount: 1, record: {} })).toMatchObject(
+      {
+        ok: false,
+        reason: 'no-account',
+      },
+    );
   });
 
   it('refunds, filters usage by time, id and direction, and redacts personal fields', async () => {
@@ -56,14 +67,29 @@ describe('the usage ledger over RPC', () => {
       amount: parseAmount('0.5'),
       record: { to: '447700900001', from: '447700900002', duration: 60 },
     });
-    await worker.charge(acct.api_key, { product: 'VOICE-CALL', direction: 'inbound', id: 'call-2', amount: 0, record: {} });
-    const refund = await worker.refund(acct.api_key, { product: 'VOICE-CALL', direction: 'outbound', id: 'call-1', amount: parseAmount('0.2') });
+    await worker.charge(acct.api_key, {
+      product: 'VOICE-CALL',
+      direction: 'inbound',
+      id: 'call-2',
+      amount: 0,
+      record: {},
+    });
+    const refund = await worker.refund(acct.api_key, {
+      product: 'VOICE-CALL',
+      direction: 'outbound',
+      id: 'call-1',
+      amount: parseAmount('0.2'),
+    });
     expect(refund).toMatchObject({ ok: true, balance: parseAmount('0.7') });
 
     expect(await worker.usage(acct.api_key, { product: 'VOICE-CALL', direction: 'inbound' })).toHaveLength(1);
     expect(await worker.usage(acct.api_key, { product: 'VOICE-CALL', ids: ['call-1'] })).toHaveLength(2);
-    expect(await worker.usage(acct.api_key, { product: 'VOICE-CALL', from: before, to: Date.now() + 1000 })).toHaveLength(3);
-    expect(await worker.usage(acct.api_key, { product: 'VOICE-CALL', from: Date.now() + 1000 })).toHaveLength(0);
+    expect(
+      await worker.usage(acct.api_key, { product: 'VOICE-CALL', from: before, to: Date.now() + 1000 }),
+    ).toHaveLength(3);
+    expect(await worker.usage(acct.api_key, { product: 'VOICE-CALL', from: Date.now() + 1000 })).toHaveLength(
+      0,
+    );
 
     expect(await worker.redactUsage(acct.api_key, 'call-1', 'VOICE-CALL')).toBe(true);
     const [charged] = await worker.usage(acct.api_key, { product: 'VOICE-CALL', ids: ['call-1'] });
@@ -74,7 +100,9 @@ describe('the usage ledger over RPC', () => {
 
   it('grants throughput up to the account setting within any second', async () => {
     const acct = await newAccount({ settings: { 'max-outbound-request': 3 } });
-    const grants = await Promise.all(Array.from({ length: 10 }, () => worker.takeThroughput(acct.api_key, 'outbound-sms')));
+    const grants = await Promise.all(
+      Array.from({ length: 10 }, () => worker.takeThroughput(acct.api_key, 'outbound-sms')),
+    );
     expect(grants.filter(Boolean)).toHaveLength(3);
     expect(await worker.takeThroughput(acct.api_key, 'pricing')).toBe(true);
     expect(await worker.takeThroughput(acct.api_key, 'pricing')).toBe(false);

@@ -1,4 +1,4 @@
-import { ApiError, ERROR_TYPES, createApp, problemStyle } from '@comms/core';
+import { ApiError, createApp, ERROR_TYPES, problemStyle } from '@comms/core';
 import { type HostNames, matchRoute } from './families';
 import { sandbox } from './sandbox';
 
@@ -15,7 +15,9 @@ app.route('/_sandbox', sandbox);
 app.all('*', async (c) => {
   const url = new URL(c.req.url);
   const route = matchRoute(url.hostname, url.pathname, hostNames(c.env));
-  const service = route ? (c.env as unknown as Record<string, Fetcher | undefined>)[route.binding] : undefined;
+  const service = route
+    ? (c.env as unknown as Record<string, Fetcher | undefined>)[route.binding]
+    : undefined;
   if (!route || !service) {
     throw new ApiError({
       kind: 'not-found',

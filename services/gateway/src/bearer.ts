@@ -6,7 +6,10 @@ export const bearer = createMiddleware<{ Bindings: Env }>(async (c, next) => {
   const header = c.req.header('authorization') ?? '';
   const given = header.replace(/^bearer\s+/i, '');
   if (!/^bearer\s/i.test(header) || !constantTimeEqual(given, c.env.SANDBOX_TOKEN)) {
-    throw new ApiError({ kind: 'unauthorized', detail: 'The sandbox API needs Authorization: Bearer <SANDBOX_TOKEN>' });
+    throw new ApiError({
+      kind: 'unauthorized',
+      detail: 'The sandbox API needs Authorization: Bearer <SANDBOX_TOKEN>',
+    });
   }
   await next();
 });

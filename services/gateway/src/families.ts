@@ -54,7 +54,12 @@ export const ROUTES: readonly Route[] = [
   { family: 'reports', host: 'api', prefix: '/v2/reports', binding: 'REPORTS' },
   { family: 'tendlc', host: 'eu', prefix: '/v1/10dlc', binding: 'TENDLC' },
   { family: 'dispatch', host: 'api', prefix: '/v0.1/dispatch', binding: 'DISPATCH' },
-  { family: 'external-accounts', host: 'api', prefix: '/beta/chatapp-accounts', binding: 'EXTERNAL_ACCOUNTS' },
+  {
+    family: 'external-accounts',
+    host: 'api',
+    prefix: '/beta/chatapp-accounts',
+    binding: 'EXTERNAL_ACCOUNTS',
+  },
   { family: 'token', host: 'token', prefix: '/token', binding: 'TOKEN' },
 ];
 

@@ -1,4 +1,4 @@
-import { ApiError, type AccountsRpc, rpc } from '@comms/core';
+import { type AccountsRpc, ApiError, rpc } from '@comms/core';
 import { Hono } from 'hono';
 import { bearer } from './bearer';
 

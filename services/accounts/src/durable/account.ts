@@ -4,8 +4,8 @@ import type {
   AccountSettings,
   Amount,
   ChargeRequest,
-  JsonObject,
   ChargeResult,
+  JsonObject,
   Product,
   RefundRequest,
   SignatureMethod,
@@ -28,7 +28,9 @@ export interface AccountInit {
   primaryApiKey: string | null;
   demoMode: boolean;
   pinCodeAllowed: boolean;
-  throughput: Partial<Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>>;
+  throughput: Partial<
+    Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
+  >;
 }
 
 export interface SecretInfo {
@@ -87,7 +89,8 @@ export class Account extends DurableObject<Env> {
 
   private migrate() {
     this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current = this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
+    const current =
+      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
     if (current >= SCHEMA_VERSION) return;
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS account (
@@ -209,11 +212,15 @@ export class Account extends DurableObject<Env> {
   }
 
   getSecret(id: string): SecretInfo | null {
-    const row = this.sql.exec<{ id: string; created_at: number }>('SELECT id, created_at FROM secrets WHERE id = ?', id).toArray()[0];
+    const row = this.sql
+      .exec<{ id: string; created_at: number }>('SELECT id, created_at FROM secrets WHERE id = ?', id)
+      .toArray()[0];
     return row ? secretInfo(row) : null;
   }
 
-  async createSecret(secret: string): Promise<{ ok: true; secret: SecretInfo } | { ok: false; reason: 'limit' }> {
+  async createSecret(
+    secret: string,
+  ): Promise<{ ok: true; secret: SecretInfo } | { ok: false; reason: 'limit' }> {
     const count = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM secrets').one().n;
     if (count >= MAX_SECRETS) return { ok: false, reason: 'limit' };
     return { ok: true, secret: await this.addSecret(secret) };
@@ -252,9 +259,14 @@ export class Account extends DurableObject<Env> {
 
   topUp(trx: string): { ok: true; balance: Amount } | { ok: false; reason: 'not-auto-reload' } {
     const row = this.row();
-    if (!row || row.auto_reload !== 1) return { ok: false, reason: 'not-auto-reload' };
+    if (row?.auto_reload !== 1) return { ok: false, reason: 'not-auto-reload' };
     this.sql.exec('UPDATE account SET balance = balance + reload_amount');
-    this.sql.exec('INSERT INTO top_ups (trx, amount, created_at) VALUES (?, ?, ?)', trx, row.reload_amount, Date.now());
+    this.sql.exec(
+      'INSERT INTO top_ups (trx, amount, created_at) VALUES (?, ?, ?)',
+      trx,
+      row.reload_amount,
+      Date.now(),
+    );
     return { ok: true, balance: row.balance + row.reload_amount };
   }
 
@@ -313,7 +325,8 @@ export class Account extends DurableObject<Env> {
     const row = this.row();
     if (!row) return { ok: false, reason: 'no-account', balance: 0 };
     if (!Number.isSafeInteger(request.amount) || request.amount < 0) throw new RangeError('Invalid amount');
-    if (row.balance < request.amount) return { ok: false, reason: 'insufficient-funds', balance: row.balance };
+    if (row.balance < request.amount)
+      return { ok: false, reason: 'insufficient-funds', balance: row.balance };
     const balance = row.balance - request.amount;
     this.sql.exec('UPDATE account SET balance = ?', balance);
     const recordId = this.insertUsage(request, request.amount, balance);
@@ -385,8 +398,11 @@ export class Account extends DurableObject<Env> {
         created_at: number;
         record: string;
         redacted: number;
-      }>(`SELECT seq, id, product, direction, amount, created_at, record, redacted FROM usage
-          WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`, ...args)
+      }>(
+        `SELECT seq, id, product, direction, amount, created_at, record, redacted FROM usage
+          WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`,
+        ...args,
+      )
       .toArray()
       .map((r) => ({
         seq: r.seq,
@@ -403,12 +419,20 @@ export class Account extends DurableObject<Env> {
   /** Replaces the personal fields of a transaction's usage records; false when there are none. */
   redactUsage(id: string, product: Product, personalFields: string[]): boolean {
     const rows = this.sql
-      .exec<{ seq: number; record: string }>('SELECT seq, record FROM usage WHERE id = ? AND product = ?', id, product)
+      .exec<{ seq: number; record: string }>(
+        'SELECT seq, record FROM usage WHERE id = ? AND product = ?',
+        id,
+        product,
+      )
       .toArray();
     for (const row of rows) {
       const record = JSON.parse(row.record) as JsonObject;
       for (const field of personalFields) if (field in record) record[field] = '**********';
-      this.sql.exec('UPDATE usage SET record = ?, redacted = 1 WHERE seq = ?', JSON.stringify(record), row.seq);
+      this.sql.exec(
+        'UPDATE usage SET record = ?, redacted = 1 WHERE seq = ?',
+        JSON.stringify(record),
+        row.seq,
+      );
     }
     return rows.length > 0;
   }
@@ -450,6 +474,18 @@ export class Account extends DurableObject<Env> {
     );
   }
 
+  /** Replaces an existing application; false when it is gone (a delete won the race). */
+  replaceApplication(app: StoredApplication): boolean {
+    const cursor = this.sql.exec(
+      'UPDATE applications SET name = ?, body = ?, public_key = ? WHERE id = ?',
+      app.name,
+      app.body,
+      app.publicKey,
+      app.id,
+    );
+    return cursor.rowsWritten > 0;
+  }
+
   deleteApplication(id: string): boolean {
     const exists = this.sql.exec('SELECT id FROM applications WHERE id = ?', id).toArray().length > 0;
     if (exists) this.sql.exec('DELETE FROM applications WHERE id = ?', id);
@@ -468,7 +504,13 @@ function secretInfo(row: { id: string; created_at: number }): SecretInfo {
   return { id: row.id, created_at: new Date(row.created_at).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }
 
-function application(row: { id: string; name: string; body: string; public_key: string; created_at: number }): StoredApplication {
+function application(row: {
+  id: string;
+  name: string;
+  body: string;
+  public_key: string;
+  created_at: number;
+}): StoredApplication {
   return {
     id: row.id,
     name: row.name,

@@ -37,7 +37,8 @@ export class Registry extends DurableObject<Env> {
 
   /** Claims an API key; false when it is taken. */
   registerAccount(apiKey: string, primaryApiKey: string | null): boolean {
-    const taken = this.sql.exec('SELECT api_key FROM accounts WHERE api_key = ?', apiKey).toArray().length > 0;
+    const taken =
+      this.sql.exec('SELECT api_key FROM accounts WHERE api_key = ?', apiKey).toArray().length > 0;
     if (taken) return false;
     this.sql.exec(
       'INSERT INTO accounts (api_key, primary_api_key, created_at) VALUES (?, ?, ?)',
@@ -64,7 +65,10 @@ export class Registry extends DurableObject<Env> {
   }
 
   applicationOwner(id: string): string | null {
-    return this.sql.exec<{ api_key: string }>('SELECT api_key FROM applications WHERE id = ?', id).toArray()[0]?.api_key ?? null;
+    return (
+      this.sql.exec<{ api_key: string }>('SELECT api_key FROM applications WHERE id = ?', id).toArray()[0]
+        ?.api_key ?? null
+    );
   }
 
   /** Forgets everything and returns the API keys that were known, for their objects to be wiped. */

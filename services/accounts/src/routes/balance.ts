@@ -1,4 +1,14 @@
-import { ApiError, amountToNumber, authOf, errorStyle, formatAmount, legacyStyle, param, readParams, respond } from '@comms/core';
+import {
+  ApiError,
+  amountToNumber,
+  authOf,
+  errorStyle,
+  formatAmount,
+  legacyStyle,
+  param,
+  readParams,
+  respond,
+} from '@comms/core';
 import { Hono } from 'hono';
 import { accountOf } from '../accounts';
 import { type AccountsEnv, acceptFormat, auth } from '../middleware';
@@ -22,12 +32,18 @@ balance.get(
   },
 );
 
-balance.post('/account/top-up', acceptFormat, errorStyle(legacyStyle()), auth(['key-secret', 'signature']), async (c) => {
-  const trx = param(await readParams(c), 'trx')?.trim();
-  if (!trx) {
-    throw new ApiError({ kind: 'validation', label: 'missing parameter: trx', detail: 'trx is required' });
-  }
-  const result = await accountOf(c.env, authOf(c).apiKey).topUp(trx);
-  if (!result.ok) throw new ApiError({ kind: 'unauthorized', label: 'not auto-reload enabled' });
-  return respond(c, { 'error-code': '200', 'error-code-label': 'success' }, { root: 'response' });
-});
+balance.post(
+  '/account/top-up',
+  acceptFormat,
+  errorStyle(legacyStyle()),
+  auth(['key-secret', 'signature']),
+  async (c) => {
+    const trx = param(await readParams(c), 'trx')?.trim();
+    if (!trx) {
+      throw new ApiError({ kind: 'validation', label: 'missing parameter: trx', detail: 'trx is required' });
+    }
+    const result = await accountOf(c.env, authOf(c).apiKey).topUp(trx);
+    if (!result.ok) throw new ApiError({ kind: 'unauthorized', label: 'not auto-reload enabled' });
+    return respond(c, { 'error-code': '200', 'error-code-label': 'success' }, { root: 'response' });
+  },
+);

@@ -1,9 +1,9 @@
 import { ApiError, authOf, errorStyle, legacyStyle, param, readParams } from '@comms/core';
 import {
-  type PricingType,
   allCountryPricing,
   countryPricing,
   isPricingType,
+  type PricingType,
   prefixPricing,
   toPricingJson,
 } from '@comms/network';
@@ -16,19 +16,35 @@ import { type AccountsEnv, auth } from '../middleware';
 export const pricing = new Hono<AccountsEnv>();
 
 pricing.use('/account/get-pricing/*', errorStyle(legacyStyle()), auth(['key-secret', 'signature']), throttle);
-pricing.use('/account/get-full-pricing/*', errorStyle(legacyStyle()), auth(['key-secret', 'signature']), throttle);
-pricing.use('/account/get-prefix-pricing/*', errorStyle(legacyStyle()), auth(['key-secret', 'signature']), throttle);
+pricing.use(
+  '/account/get-full-pricing/*',
+  errorStyle(legacyStyle()),
+  auth(['key-secret', 'signature']),
+  throttle,
+);
+pricing.use(
+  '/account/get-prefix-pricing/*',
+  errorStyle(legacyStyle()),
+  auth(['key-secret', 'signature']),
+  throttle,
+);
 
 async function throttle(c: Context<AccountsEnv>, next: () => Promise<void>) {
   if (!(await accountOf(c.env, authOf(c).apiKey).takeThroughput('pricing'))) {
-    throw new ApiError({ kind: 'throttled', label: 'too many requests: the pricing API allows one request per second' });
+    throw new ApiError({
+      kind: 'throttled',
+      label: 'too many requests: the pricing API allows one request per second',
+    });
   }
   await next();
 }
 
 /** The pricing 400 body of spec 7.2. */
 function badRequest(c: Context, parameter: string, message: string) {
-  return c.json({ type: 'BAD_REQUEST', error_title: 'Bad Request', invalid_parameters: { parameter, message } }, 400);
+  return c.json(
+    { type: 'BAD_REQUEST', error_title: 'Bad Request', invalid_parameters: { parameter, message } },
+    400,
+  );
 }
 
 function pricingType(c: Context): PricingType | undefined {

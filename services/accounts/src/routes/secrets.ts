@@ -1,4 +1,4 @@
-import { ApiError, ERROR_TYPES, authOf, errorStyle, problemStyle, validate } from '@comms/core';
+import { ApiError, authOf, ERROR_TYPES, errorStyle, problemStyle, validate } from '@comms/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { accountOf, mayManage } from '../accounts';
@@ -8,8 +8,8 @@ import { type AccountsEnv, auth } from '../middleware';
 /** `/accounts/:api_key/secrets` (spec 4.3, 2.4), Basic auth, problem bodies. */
 export const secrets = new Hono<AccountsEnv>();
 
+// `/*` also matches the bare collection path, so one registration covers every route.
 secrets.use('/accounts/:api_key/secrets/*', errorStyle(problemStyle()), auth(['basic']));
-secrets.use('/accounts/:api_key/secrets', errorStyle(problemStyle()), auth(['basic']));
 
 const secretRule = z
   .string({ error: 'Is required' })
@@ -97,7 +97,8 @@ secrets.delete('/accounts/:api_key/secrets/:secret_id', async (c) => {
       kind: 'forbidden',
       type: ERROR_TYPES.deleteLastSecret,
       title: 'Secret Deletion Forbidden',
-      detail: 'Can not delete the last secret. The account must always have at least 1 secret active at any time',
+      detail:
+        'Can not delete the last secret. The account must always have at least 1 secret active at any time',
     });
   }
   return c.body(null, 204);

@@ -52,6 +52,9 @@ async function checkCallbackUrl(field: string, url: string): Promise<void> {
     throw new ApiError({ kind: 'validation', label: `${field} could not be reached` });
   }
   if (status !== 200) {
-    throw new ApiError({ kind: 'validation', label: `${field} answered ${status} to a GET; it must answer 200` });
+    throw new ApiError({
+      kind: 'validation',
+      label: `${field} answered ${status} to a GET; it must answer 200`,
+    });
   }
 }
