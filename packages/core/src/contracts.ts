@@ -91,6 +91,8 @@ export interface SandboxAccountInit {
   signature_method?: SignatureMethod;
   /** Accounts in demo mode may only send to their listed numbers. */
   demo_mode?: boolean;
+  /** Whether SMS receipts and inbound SMS carry `timestamp`, `nonce` and `sig`. */
+  sign_webhooks?: boolean;
   /** Whether verify requests may set `pin_code`. */
   pin_code_allowed?: boolean;
   settings?: Partial<
@@ -117,7 +119,10 @@ export interface AccountsRpc extends CredentialStore {
   /** Takes one unit of the account's per-second allowance; false when it is used up. */
   takeThroughput(apiKey: string, kind: ThroughputKind): Promise<boolean>;
   settings(apiKey: string): Promise<AccountSettings | null>;
-  signingSecret(apiKey: string): Promise<{ secret: string; method: SignatureMethod } | null>;
+  /** The signature secret and method, and whether legacy webhooks are to be signed with them. */
+  signingSecret(
+    apiKey: string,
+  ): Promise<{ secret: string; method: SignatureMethod; signWebhooks: boolean } | null>;
   createSandboxAccount(
     init: SandboxAccountInit,
   ): Promise<{ ok: true; account: SandboxAccount } | { ok: false; error: string }>;
@@ -127,4 +132,27 @@ export interface AccountsRpc extends CredentialStore {
 /** Casts a service binding to the contract it serves. */
 export function rpc<T>(binding: unknown): T {
   return binding as T;
+}
+
+/** An owned number as other services need it (inbound routing, `from` checks, voice). */
+export interface OwnedNumber {
+  apiKey: string;
+  country: string;
+  msisdn: string;
+  type: 'landline' | 'landline-toll-free' | 'mobile-lvn';
+  features: ('SMS' | 'VOICE' | 'MMS')[];
+  moHttpUrl: string;
+  appId: string;
+  voiceCallbackType: '' | 'sip' | 'tel' | 'app';
+  voiceCallbackValue: string;
+  voiceStatusCallback: string;
+}
+
+/** What the numbers service offers its siblings. */
+export interface NumbersRpc {
+  /** Who rents a number and its callbacks; null when nobody does. */
+  owner(msisdn: string): Promise<OwnedNumber | null>;
+  /** The numbers an account rents that are linked to an application (voice `random_from_number`). */
+  numbersOfApplication(apiKey: string, applicationId: string): Promise<OwnedNumber[]>;
+  reset(): Promise<void>;
 }

@@ -8,3 +8,4 @@ export * from './money';
 export * from './params';
 export * from './schemas';
 export * from './signature';
+export * from './webhooks';

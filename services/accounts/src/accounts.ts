@@ -84,6 +84,7 @@ export async function createAccount(
     primaryApiKey: primary,
     demoMode: init.demo_mode === true,
     pinCodeAllowed: init.pin_code_allowed === true,
+    signWebhooks: init.sign_webhooks === true,
     throughput: init.settings ?? {},
   });
   return {

@@ -69,7 +69,9 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
 
   async signingSecret(apiKey: string) {
     const settings = await accountOf(this.env, apiKey).signatureSettings();
-    return settings ? { secret: settings.secret, method: settings.method } : null;
+    return settings
+      ? { secret: settings.secret, method: settings.method, signWebhooks: settings.signWebhooks }
+      : null;
   }
 
   createSandboxAccount(init: SandboxAccountInit) {

@@ -14,85 +14,9 @@ import type {
   UsageRecord,
 } from '@comms/core';
 
-const SCHEMA_VERSION = 1;
-const MAX_SECRETS = 2;
-const DEFAULT_THROUGHPUT = 30;
-
-export interface AccountInit {
-  apiKey: string;
-  secret: string;
-  signatureSecret: string;
-  signatureMethod: SignatureMethod;
-  balance: Amount;
-  autoReload: boolean;
-  primaryApiKey: string | null;
-  demoMode: boolean;
-  pinCodeAllowed: boolean;
-  throughput: Partial<
-    Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
-  >;
-}
-
-export interface SecretInfo {
-  id: string;
-  created_at: string;
-}
-
-export interface StoredApplication {
-  id: string;
-  name: string;
-  /** The application as the API shows it (JSON text), without `keys.private_key`. */
-  body: string;
-  publicKey: string;
-  createdAt: number;
-}
-
-/** A usage record as stored: the product fields stay JSON text until they leave the service. */
-export type StoredUsage = Omit<UsageRecord, 'record'> & { record: string };
-
-export type DeleteSecretResult = 'deleted' | 'not-found' | 'last-secret';
-
-interface AccountRow extends Record<string, SqlStorageValue> {
-  api_key: string;
-  primary_api_key: string | null;
-  balance: number;
-  auto_reload: number;
-  reload_amount: number;
-  signature_secret: string;
-  signature_method: string;
-  mo_callback_url: string;
-  dr_callback_url: string;
-  max_outbound_request: number;
-  max_inbound_request: number;
-  max_calls_per_second: number;
-  demo_mode: number;
-  pin_code_allowed: number;
-}
-
-/** Per-second allowance of each throughput kind, beyond the settings' three. */
-const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, verify: 30, insight: 30 };
-
-/**
- * One account (API key): its secrets, balance and usage ledger, settings and applications.
- * Every debit runs inside this object, so concurrent charges serialise and the balance is exact.
- */
-export class Account extends DurableObject<Env> {
-  private readonly sql: SqlStorage;
-  /** Grant times of the last second per throughput kind; in memory on purpose, as a window outlives no restart. */
-  private readonly windows = new Map<ThroughputKind, number[]>();
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
-  }
-
-  private migrate() {
-    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current =
-      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
-    if (current >= SCHEMA_VERSION) return;
-    this.sql.exec(`
+/** Schema steps; the schema version is how many have been applied. Never edit one, only append. */
+const MIGRATIONS = [
+  `
       CREATE TABLE IF NOT EXISTS account (
         api_key TEXT PRIMARY KEY,
         primary_api_key TEXT,
@@ -141,9 +65,92 @@ export class Account extends DurableObject<Env> {
         amount INTEGER NOT NULL,
         created_at INTEGER NOT NULL
       );
-    `);
+  `,
+  'ALTER TABLE account ADD COLUMN sign_webhooks INTEGER NOT NULL DEFAULT 0',
+];
+const MAX_SECRETS = 2;
+const DEFAULT_THROUGHPUT = 30;
+
+export interface AccountInit {
+  apiKey: string;
+  secret: string;
+  signatureSecret: string;
+  signatureMethod: SignatureMethod;
+  balance: Amount;
+  autoReload: boolean;
+  primaryApiKey: string | null;
+  demoMode: boolean;
+  pinCodeAllowed: boolean;
+  signWebhooks: boolean;
+  throughput: Partial<
+    Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
+  >;
+}
+
+export interface SecretInfo {
+  id: string;
+  created_at: string;
+}
+
+export interface StoredApplication {
+  id: string;
+  name: string;
+  /** The application as the API shows it (JSON text), without `keys.private_key`. */
+  body: string;
+  publicKey: string;
+  createdAt: number;
+}
+
+/** A usage record as stored: the product fields stay JSON text until they leave the service. */
+export type StoredUsage = Omit<UsageRecord, 'record'> & { record: string };
+
+export type DeleteSecretResult = 'deleted' | 'not-found' | 'last-secret';
+
+interface AccountRow extends Record<string, SqlStorageValue> {
+  api_key: string;
+  primary_api_key: string | null;
+  balance: number;
+  auto_reload: number;
+  reload_amount: number;
+  signature_secret: string;
+  signature_method: string;
+  mo_callback_url: string;
+  dr_callback_url: string;
+  max_outbound_request: number;
+  max_inbound_request: number;
+  max_calls_per_second: number;
+  demo_mode: number;
+  pin_code_allowed: number;
+  sign_webhooks: number;
+}
+
+/** Per-second allowance of each throughput kind, beyond the settings' three. */
+const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, verify: 30, insight: 30 };
+
+/**
+ * One account (API key): its secrets, balance and usage ledger, settings and applications.
+ * Every debit runs inside this object, so concurrent charges serialise and the balance is exact.
+ */
+export class Account extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  /** Grant times of the last second per throughput kind; in memory on purpose, as a window outlives no restart. */
+  private readonly windows = new Map<ThroughputKind, number[]>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    ctx.blockConcurrencyWhile(async () => this.migrate());
+  }
+
+  /** Applies the migrations this object has not had yet, in order (append-only). */
+  private migrate() {
+    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+    const current =
+      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
+    if (current >= MIGRATIONS.length) return;
+    for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
     this.sql.exec('DELETE FROM schema_version');
-    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', SCHEMA_VERSION);
+    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
   }
 
   private row(): AccountRow | undefined {
@@ -155,8 +162,8 @@ export class Account extends DurableObject<Env> {
     this.sql.exec(
       `INSERT INTO account (api_key, primary_api_key, balance, auto_reload, reload_amount, signature_secret,
          signature_method, max_outbound_request, max_inbound_request, max_calls_per_second, demo_mode,
-         pin_code_allowed, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         pin_code_allowed, sign_webhooks, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       init.apiKey,
       init.primaryApiKey,
       init.balance,
@@ -169,6 +176,7 @@ export class Account extends DurableObject<Env> {
       init.throughput['max-calls-per-second'] ?? DEFAULT_THROUGHPUT,
       init.demoMode ? 1 : 0,
       init.pinCodeAllowed ? 1 : 0,
+      init.signWebhooks ? 1 : 0,
       Date.now(),
     );
     await this.addSecret(init.secret);
@@ -194,13 +202,19 @@ export class Account extends DurableObject<Env> {
     return match ? identity : null;
   }
 
-  signatureSettings(): { identity: AccountIdentity; secret: string; method: SignatureMethod } | null {
+  signatureSettings(): {
+    identity: AccountIdentity;
+    secret: string;
+    method: SignatureMethod;
+    signWebhooks: boolean;
+  } | null {
     const row = this.row();
     if (!row) return null;
     return {
       identity: { apiKey: row.api_key, primaryApiKey: row.primary_api_key },
       secret: row.signature_secret,
       method: row.signature_method as SignatureMethod,
+      signWebhooks: row.sign_webhooks === 1,
     };
   }
 
