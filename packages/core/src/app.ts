@@ -6,7 +6,7 @@ import type { ValidationTargets } from 'hono/types';
 import type { z } from 'zod';
 import type { AuthContext } from './auth';
 import { ApiError, type ErrorStyle, type InvalidParameter, problemStyle, toApiError } from './errors';
-import type { Format } from './format';
+import { type Format, negotiateFormat } from './format';
 import type { Params } from './params';
 
 /** Variables every family app keeps on the context. */
@@ -57,6 +57,12 @@ export function createApp<B extends object>(options: CreateAppOptions = {}) {
   });
   return app;
 }
+
+/** JSON or XML by the `Accept` header, for the legacy endpoints without a `:format` segment. */
+export const acceptFormat = createMiddleware(async (c, next) => {
+  c.set('format', negotiateFormat(c));
+  await next();
+});
 
 /** Sets the error style of the routes after it. */
 export function errorStyle(style: ErrorStyle) {

@@ -51,8 +51,8 @@ const TITLE_OF: Record<ErrorKind, string> = {
 
 export interface ApiErrorInit {
   kind: ErrorKind;
-  /** HTTP status; defaults to the kind's status. */
-  status?: ContentfulStatusCode;
+  /** HTTP status; defaults to the kind's status (420 is the legacy numbers API's own). */
+  status?: ContentfulStatusCode | 420;
   /** Problem `type` URI; defaults to the vendor's error page for the kind. */
   type?: string;
   title?: string;
@@ -84,7 +84,7 @@ export class ApiError extends Error {
     super(init.detail ?? TITLE_OF[init.kind]);
     this.name = 'ApiError';
     this.kind = init.kind;
-    this.status = init.status ?? STATUS_OF[init.kind];
+    this.status = (init.status ?? STATUS_OF[init.kind]) as ContentfulStatusCode;
     this.type = init.type ?? `${ERROR_DOCS}#${init.kind}`;
     this.title = init.title ?? TITLE_OF[init.kind];
     this.detail = init.detail ?? this.title;

@@ -1,5 +1,6 @@
 export * from './app';
 export * from './auth';
+export * from './callback-url';
 export * from './contracts';
 export * from './errors';
 export * from './format';

@@ -1,3 +1,6 @@
 export * from './countries';
+export * from './directory';
+export * from './magic';
 export * from './networks';
+export { mobilePool, type WeightedNetwork } from './operators';
 export * from './pricing';

@@ -1,5 +1,4 @@
-import { type AuthMode, authenticate, type FamilyEnv, negotiateFormat } from '@comms/core';
-import { createMiddleware } from 'hono/factory';
+import { type AuthMode, authenticate, type FamilyEnv } from '@comms/core';
 import { credentialStore } from './accounts';
 
 export type AccountsEnv = FamilyEnv<Env>;
@@ -8,9 +7,3 @@ export type AccountsEnv = FamilyEnv<Env>;
 export function auth(modes: AuthMode[], options: { jsonParams?: boolean } = {}) {
   return authenticate({ modes, store: (c) => credentialStore(c.env as Env), ...options });
 }
-
-/** JSON or XML by the `Accept` header, for the legacy endpoints without a `:format` segment. */
-export const acceptFormat = createMiddleware<AccountsEnv>(async (c, next) => {
-  c.set('format', negotiateFormat(c));
-  await next();
-});

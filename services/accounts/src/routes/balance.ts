@@ -1,5 +1,6 @@
 import {
   ApiError,
+  acceptFormat,
   amountToNumber,
   authOf,
   errorStyle,
@@ -11,7 +12,7 @@ import {
 } from '@comms/core';
 import { Hono } from 'hono';
 import { accountOf } from '../accounts';
-import { type AccountsEnv, acceptFormat, auth } from '../middleware';
+import { type AccountsEnv, auth } from '../middleware';
 
 /** `GET /account/get-balance` and `POST /account/top-up` (spec 4.3), legacy `error-code` style. */
 export const balance = new Hono<AccountsEnv>();

@@ -1,15 +1,22 @@
-import { ApiError, authOf, errorStyle, httpUrl, legacyStyle, param, readParams, respond } from '@comms/core';
+import {
+  ApiError,
+  acceptFormat,
+  authOf,
+  errorStyle,
+  legacyStyle,
+  param,
+  readParams,
+  respond,
+  verifyCallbackUrl,
+} from '@comms/core';
 import { Hono } from 'hono';
 import { accountOf } from '../accounts';
-import { type AccountsEnv, acceptFormat, auth } from '../middleware';
+import { type AccountsEnv, auth } from '../middleware';
 
 /** `POST /account/settings` (spec 4.3): default callback URLs and the throughput limits. */
 export const settings = new Hono<AccountsEnv>();
 
 const CALLBACK_FIELDS = { moCallBackUrl: 'mo', drCallBackUrl: 'dr' } as const;
-
-/** How long a callback URL has to answer its check. */
-const URL_CHECK_TIMEOUT_MS = 5000;
 
 settings.post(
   '/account/settings',
@@ -29,7 +36,7 @@ settings.post(
     for (const [field, key] of Object.entries(CALLBACK_FIELDS)) {
       const value = param(params, field);
       if (value === undefined) continue;
-      if (value !== '') await checkCallbackUrl(field, value);
+      if (value !== '') await verifyCallbackUrl(field, value);
       change[key] = value;
     }
     const result = await accountOf(c.env, authOf(c).apiKey).updateSettings(change);
@@ -37,24 +44,3 @@ settings.post(
     return respond(c, result, { root: 'account-settings' });
   },
 );
-
-/** A callback URL is saved only when it is a URL that answers 200 to a GET. */
-async function checkCallbackUrl(field: string, url: string): Promise<void> {
-  if (!httpUrl.safeParse(url).success) {
-    throw new ApiError({ kind: 'validation', label: `${field} is not a valid http or https URL` });
-  }
-  let status: number;
-  try {
-    const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(URL_CHECK_TIMEOUT_MS) });
-    status = res.status;
-    await res.body?.cancel();
-  } catch {
-    throw new ApiError({ kind: 'validation', label: `${field} could not be reached` });
-  }
-  if (status !== 200) {
-    throw new ApiError({
-      kind: 'validation',
-      label: `${field} answered ${status} to a GET; it must answer 200`,
-    });
-  }
-}
