@@ -1,6 +1,18 @@
 import type { JsonObject } from './contracts';
 
 /** What a webhook is, which fixes its deadline and how it is signed (DESIGN.md, "Webhooks"). */
+/** Every webhook kind (for validating a `kind` given by a person). */
+export const WEBHOOK_KINDS = [
+  'sms-receipt',
+  'sms-inbound',
+  'insight-async',
+  'voice-event',
+  'voice-answer',
+  'verify-event',
+  'reports-callback',
+  'generic',
+] as const;
+
 export type WebhookKind =
   | 'sms-receipt'
   | 'sms-inbound'
@@ -99,8 +111,20 @@ export interface WebhookDelivery {
   headers: Record<string, string>;
 }
 
+/** A test webhook a developer asks the sandbox to send, to try a receiver and its signature check. */
+export interface TestWebhook {
+  url: string;
+  method?: 'GET' | 'POST';
+  encoding?: 'json' | 'form' | 'query';
+  signing?: WebhookSigning;
+}
+
 /** What the webhooks service offers its siblings and the gateway. */
 export interface WebhooksRpc {
   deliveries(apiKey: string, options?: { limit?: number; kind?: WebhookKind }): Promise<WebhookDelivery[]>;
+  /** Enqueues a `generic` test webhook for an account; answers its delivery id. */
+  sendTest(apiKey: string, webhook: TestWebhook): Promise<string>;
+  /** Brings an account's waiting retries forward to now; answers how many there were. */
+  retryNow(apiKey: string): Promise<number>;
   reset(): Promise<void>;
 }

@@ -1,13 +1,16 @@
 import {
   type AccountsRpc,
   ApiError,
+  httpUrl,
   type NumbersRpc,
   rpc,
-  WEBHOOK_DEADLINE_MS,
+  validate,
+  WEBHOOK_KINDS,
   type WebhookKind,
   type WebhooksRpc,
 } from '@comms/core';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { bearer } from './bearer';
 
 /**
@@ -54,14 +57,38 @@ sandbox.get('/webhooks', async (c) => {
   }
   const kind = c.req.query('kind');
   if (kind !== undefined) {
-    if (!Object.hasOwn(WEBHOOK_DEADLINE_MS, kind)) {
-      const kinds = Object.keys(WEBHOOK_DEADLINE_MS).join(', ');
+    if (!(WEBHOOK_KINDS as readonly string[]).includes(kind)) {
+      const kinds = WEBHOOK_KINDS.join(', ');
       throw new ApiError({ kind: 'validation', detail: `kind must be one of ${kinds}` });
     }
     options.kind = kind as WebhookKind;
   }
   const deliveries = await rpc<WebhooksRpc>(c.env.WEBHOOKS).deliveries(apiKey, options);
   return c.json({ deliveries });
+});
+
+const testWebhook = z.object({
+  api_key: z.string().min(1),
+  url: httpUrl,
+  method: z.enum(['GET', 'POST']).optional(),
+  encoding: z.enum(['json', 'form', 'query']).optional(),
+  signing: z.enum(['legacy', 'jwt', 'none']).optional(),
+});
+
+/** Sends a test webhook for an account through the real delivery path (signing, retries, log). */
+sandbox.post('/webhooks', validate('json', testWebhook), async (c) => {
+  const { api_key, ...webhook } = c.req.valid('json');
+  if (!(await rpc<AccountsRpc>(c.env.ACCOUNTS).identity(api_key))) {
+    throw new ApiError({ kind: 'not-found', detail: `No account has API key '${api_key}'` });
+  }
+  const id = await rpc<WebhooksRpc>(c.env.WEBHOOKS).sendTest(api_key, webhook);
+  return c.json({ id }, 202);
+});
+
+/** Fast-forwards an account's waiting webhook retries instead of waiting out the backoff. */
+sandbox.post('/webhooks/retry', validate('json', z.object({ api_key: z.string().min(1) })), async (c) => {
+  const retried = await rpc<WebhooksRpc>(c.env.WEBHOOKS).retryNow(c.req.valid('json').api_key);
+  return c.json({ retried });
 });
 
 /** Wipes the state of every family in this deployment. */

@@ -1,5 +1,12 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { JsonObject, WebhookDelivery, WebhookKind, WebhooksRpc } from '@comms/core';
+import {
+  type JsonObject,
+  type TestWebhook,
+  type WebhookDelivery,
+  type WebhookKind,
+  type WebhooksRpc,
+  webhookJob,
+} from '@comms/core';
 import { consumeWebhooks } from './consumer';
 import { logOf, resetLogs } from './logs';
 
@@ -21,6 +28,24 @@ export default class WebhooksService extends WorkerEntrypoint<Env> implements We
   ): Promise<WebhookDelivery[]> {
     const rows = await logOf(this.env, apiKey).deliveries(options);
     return rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as JsonObject }));
+  }
+
+  async sendTest(apiKey: string, webhook: TestWebhook): Promise<string> {
+    const job = webhookJob({
+      accountKey: apiKey,
+      kind: 'generic',
+      url: webhook.url,
+      method: webhook.method ?? 'POST',
+      encoding: webhook.encoding ?? (webhook.method === 'GET' ? 'query' : 'json'),
+      body: { type: 'test', api_key: apiKey, text: 'A test webhook from the sandbox' },
+      signing: webhook.signing ?? 'none',
+    });
+    await this.env.WEBHOOKS_QUEUE.send(job);
+    return job.id;
+  }
+
+  retryNow(apiKey: string): Promise<number> {
+    return logOf(this.env, apiKey).retryNow();
   }
 
   reset(): Promise<void> {
