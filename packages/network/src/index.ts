@@ -4,3 +4,4 @@ export * from './magic';
 export * from './networks';
 export { mobilePool, type WeightedNetwork } from './operators';
 export * from './pricing';
+export * from './sms';

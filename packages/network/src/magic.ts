@@ -25,7 +25,17 @@ export type MagicBehaviour =
   /** The live lookup could not decide; the best guess is that the number does not exist. */
   | { kind: 'inferred_not_valid' }
   /** The live lookup failed entirely: nothing beyond the number's format and country. */
-  | { kind: 'lookup_failed' };
+  | { kind: 'lookup_failed' }
+  /** An ordinary phone whose SMS receipts arrive late (30 s). */
+  | { kind: 'sms_slow' }
+  /** SMS are accepted, then fail on the network (receipt `failed`). */
+  | { kind: 'sms_failed' }
+  /** SMS wait on the network until their time to live runs out (receipt `expired`). */
+  | { kind: 'sms_expired' }
+  /** SMS are refused by the carrier's spam filter (receipt `rejected`). */
+  | { kind: 'sms_rejected' }
+  /** The number is de-activated: submissions are refused (SMS status 33). */
+  | { kind: 'sms_deactivated' };
 
 export type MagicKind = MagicBehaviour['kind'];
 
@@ -127,11 +137,21 @@ export const MAGIC_SUFFIXES: readonly MagicSuffixRange[] = [
     summary: 'valid `inferred_not_valid`, reachable `unknown`; partial lookup',
   },
   { from: 108, to: 108, kind: 'lookup_failed', summary: 'lookup failed: no carrier, everything `unknown`' },
+  { from: 200, to: 200, kind: 'sms_slow', summary: 'SMS delivered, receipt after 30 s' },
+  { from: 201, to: 201, kind: 'sms_failed', summary: 'SMS accepted, then receipt `failed` (err-code 8)' },
   {
-    from: 200,
+    from: 202,
+    to: 202,
+    kind: 'sms_expired',
+    summary: 'SMS accepted, then receipt `expired` (err-code 2) when the ttl runs out (at most 20 s)',
+  },
+  { from: 203, to: 203, kind: 'sms_rejected', summary: 'SMS accepted, then receipt `rejected` (err-code 6)' },
+  { from: 204, to: 204, kind: 'sms_deactivated', summary: 'SMS refused at submission: status 33' },
+  {
+    from: 205,
     to: 399,
     kind: null,
-    summary: 'reserved: SMS outcomes (SMS issue); ordinary phones until then',
+    summary: 'reserved: more SMS outcomes; ordinary phones until then',
   },
   {
     from: 400,

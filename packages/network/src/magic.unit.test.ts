@@ -75,8 +75,15 @@ describe('MAGIC_SUFFIXES', () => {
     }
   });
 
-  it('reserve 200-399 for SMS outcomes and 400-599 for call outcomes', () => {
-    expect(MAGIC_SUFFIXES.find((r) => r.from === 200)).toMatchObject({ to: 399, kind: null });
+  it('define SMS outcomes at 200-204, and reserve the rest of 200-399 and 400-599 for calls', () => {
+    expect(MAGIC_SUFFIXES.filter((r) => r.from >= 200 && r.to <= 204).map((r) => r.kind)).toEqual([
+      'sms_slow',
+      'sms_failed',
+      'sms_expired',
+      'sms_rejected',
+      'sms_deactivated',
+    ]);
+    expect(MAGIC_SUFFIXES.find((r) => r.from === 205)).toMatchObject({ to: 399, kind: null });
     expect(MAGIC_SUFFIXES.find((r) => r.from === 400)).toMatchObject({ to: 599, kind: null });
   });
 });
@@ -177,7 +184,9 @@ describe('magic behaviours, in every block', () => {
       for (let suffix = 0; suffix < 1000; suffix++) {
         if (special.has(suffix)) continue;
         const info = look(numberOf(block, suffix));
-        expect(info.magic).toEqual({ kind: 'ordinary' });
+        // SMS outcome suffixes look up as ordinary phones; only their messages behave differently.
+        expect(info.magic?.kind).toBe(suffix >= 200 && suffix <= 204 ? info.magic?.kind : 'ordinary');
+        if (suffix < 200 || suffix > 204) expect(info.magic).toEqual({ kind: 'ordinary' });
         expect(info.reachable).toBe('reachable');
         expect(info.ported).toBe('not_ported');
         expect(info.roaming).toEqual({ status: 'not_roaming' });
