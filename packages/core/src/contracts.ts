@@ -119,6 +119,8 @@ export interface AccountsRpc extends CredentialStore {
   /** Takes one unit of the account's per-second allowance; false when it is used up. */
   takeThroughput(apiKey: string, kind: ThroughputKind): Promise<boolean>;
   settings(apiKey: string): Promise<AccountSettings | null>;
+  /** Demo mode (may only send to test numbers) and whether verify may set `pin_code`. */
+  flags(apiKey: string): Promise<{ demoMode: boolean; pinCodeAllowed: boolean } | null>;
   /** The signature secret and method, and whether legacy webhooks are to be signed with them. */
   signingSecret(
     apiKey: string,
@@ -154,5 +156,36 @@ export interface NumbersRpc {
   owner(msisdn: string): Promise<OwnedNumber | null>;
   /** The numbers an account rents that are linked to an application (voice `random_from_number`). */
   numbersOfApplication(apiKey: string, applicationId: string): Promise<OwnedNumber[]>;
+  reset(): Promise<void>;
+}
+
+/** One entry of a simulated phone's inbox (`GET /_sandbox/handsets/:msisdn/messages`). */
+export interface HandsetMessage {
+  id: string;
+  from: string;
+  to: string;
+  text: string;
+  /** `sms` for texts; `voice` for what a text-to-speech call said. */
+  channel: 'sms' | 'voice';
+  received_at: string;
+}
+
+/** An SMS sent from a simulated phone to a number (`POST /_sandbox/inbound-sms`). */
+export interface InboundSms {
+  from: string;
+  to: string;
+  text: string;
+}
+
+export type InboundSmsResult =
+  | { ok: true; message_ids: string[]; webhook_url: string | null }
+  | { ok: false; reason: 'not-rented' | 'invalid'; detail: string };
+
+/** What the SMS service offers its siblings and the gateway. */
+export interface SmsRpc {
+  /** Puts a message in a simulated phone's inbox (verify PINs, spoken text of calls). */
+  deliverToHandset(message: Omit<HandsetMessage, 'id' | 'received_at'>): Promise<HandsetMessage>;
+  handsetMessages(msisdn: string): Promise<HandsetMessage[]>;
+  inbound(message: InboundSms): Promise<InboundSmsResult>;
   reset(): Promise<void>;
 }

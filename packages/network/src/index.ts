@@ -1,5 +1,6 @@
 export * from './countries';
 export * from './directory';
+export * from './encoding';
 export * from './magic';
 export * from './networks';
 export { mobilePool, type WeightedNetwork } from './operators';

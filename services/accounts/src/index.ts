@@ -67,6 +67,10 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
     return accountOf(this.env, apiKey).settings();
   }
 
+  flags(apiKey: string) {
+    return accountOf(this.env, apiKey).flags();
+  }
+
   async signingSecret(apiKey: string) {
     const settings = await accountOf(this.env, apiKey).signatureSettings();
     return settings

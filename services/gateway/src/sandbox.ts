@@ -4,6 +4,7 @@ import {
   httpUrl,
   type NumbersRpc,
   rpc,
+  type SmsRpc,
   validate,
   WEBHOOK_KINDS,
   type WebhookKind,
@@ -91,12 +92,38 @@ sandbox.post('/webhooks/retry', validate('json', z.object({ api_key: z.string().
   return c.json({ retried });
 });
 
+/** A phone sends an SMS to a number: it reaches the renting account's webhook. */
+sandbox.post(
+  '/inbound-sms',
+  validate('json', z.object({ from: z.string().min(1), to: z.string().min(1), text: z.string().min(1) })),
+  async (c) => {
+    const result = await rpc<SmsRpc>(c.env.SMS).inbound(c.req.valid('json'));
+    if (!result.ok) {
+      throw new ApiError({
+        kind: result.reason === 'not-rented' ? 'not-found' : 'validation',
+        detail: result.detail,
+      });
+    }
+    return c.json({ message_ids: result.message_ids, webhook_url: result.webhook_url }, 202);
+  },
+);
+
+/** What a simulated phone received: texts, and the words of text-to-speech calls. */
+sandbox.get('/handsets/:msisdn/messages', async (c) => {
+  const msisdn = c.req.param('msisdn').replace(/^\+/, '');
+  if (!/^\d{7,15}$/.test(msisdn)) {
+    throw new ApiError({ kind: 'validation', detail: 'msisdn must be an E.164 number of 7 to 15 digits' });
+  }
+  return c.json({ messages: await rpc<SmsRpc>(c.env.SMS).handsetMessages(msisdn) });
+});
+
 /** Wipes the state of every family in this deployment. */
 sandbox.post('/reset', async (c) => {
   await Promise.all([
     rpc<AccountsRpc>(c.env.ACCOUNTS).reset(),
     rpc<NumbersRpc>(c.env.NUMBERS).reset(),
     rpc<WebhooksRpc>(c.env.WEBHOOKS).reset(),
+    rpc<SmsRpc>(c.env.SMS).reset(),
   ]);
   return c.body(null, 204);
 });

@@ -1,0 +1,204 @@
+import { DurableObject } from 'cloudflare:workers';
+import { formatAmount, type JsonObject, webhookJob } from '@comms/core';
+import type { ReceiptStatus } from '@comms/network';
+import { directoryOf, handsetOf } from '../objects';
+
+const MIGRATIONS = [
+  `CREATE TABLE parts (
+     message_id TEXT PRIMARY KEY,
+     message_ref TEXT NOT NULL,
+     part INTEGER NOT NULL,
+     parts INTEGER NOT NULL,
+     sender TEXT NOT NULL,
+     recipient TEXT NOT NULL,
+     content TEXT NOT NULL,
+     network_code TEXT NOT NULL,
+     price INTEGER NOT NULL,
+     outcome TEXT NOT NULL,
+     err_code INTEGER NOT NULL,
+     receipt_url TEXT,
+     client_ref TEXT,
+     submitted_at INTEGER NOT NULL,
+     due_at INTEGER,
+     done_at INTEGER
+   );
+   CREATE INDEX parts_due ON parts (due_at);`,
+];
+
+/** One part of an accepted message, as the outbox schedules it. */
+export interface OutboxPart {
+  messageId: string;
+  /** Shared by the parts of one message. */
+  messageRef: string;
+  part: number;
+  parts: number;
+  from: string;
+  to: string;
+  /** The whole message's content (the handset shows the message once, whole). */
+  content: string;
+  networkCode: string;
+  price: number;
+  outcome: ReceiptStatus;
+  errCode: number;
+  delayMs: number;
+  /** Where the receipt goes; null when none is wanted or none is configured. */
+  receiptUrl: string | null;
+  clientRef?: string;
+}
+
+/**
+ * The SMS an account sent that the network has not finished with: each part waits for its outcome
+ * (an alarm), then the handset gets a delivered message and the receipt goes to the webhook queue.
+ */
+export class Outbox extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    ctx.blockConcurrencyWhile(async () => {
+      this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+      const current =
+        this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
+      for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
+      if (current < MIGRATIONS.length) {
+        this.sql.exec('DELETE FROM schema_version');
+        this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
+      }
+    });
+  }
+
+  /** Schedules the parts of an accepted message. */
+  async accept(apiKey: string, parts: OutboxPart[]): Promise<void> {
+    if ((await this.ctx.storage.get<string>('apiKey')) !== apiKey) {
+      // First use: listed so that a sandbox reset reaches this object.
+      await directoryOf(this.env).note('outbox', apiKey);
+      await this.ctx.storage.put('apiKey', apiKey);
+    }
+    const now = Date.now();
+    for (const p of parts) {
+      this.sql.exec(
+        `INSERT INTO parts (message_id, message_ref, part, parts, sender, recipient, content, network_code, price,
+           outcome, err_code, receipt_url, client_ref, submitted_at, due_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        p.messageId,
+        p.messageRef,
+        p.part,
+        p.parts,
+        p.from,
+        p.to,
+        p.content,
+        p.networkCode,
+        p.price,
+        p.outcome,
+        p.errCode,
+        p.receiptUrl,
+        p.clientRef ?? null,
+        now,
+        now + p.delayMs,
+      );
+    }
+    await this.arm();
+  }
+
+  /** Settles every part whose time has come: handset first, then the receipt. */
+  override async alarm(): Promise<void> {
+    const apiKey = (await this.ctx.storage.get<string>('apiKey')) ?? '';
+    const now = Date.now();
+    const due = this.sql
+      .exec<PartRow>(
+        'SELECT * FROM parts WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, part',
+        now,
+      )
+      .toArray();
+    for (const row of due) {
+      // The handset shows a delivered message once, whole, when its last part arrives.
+      if (row.outcome === 'delivered' && row.part === row.parts) {
+        await handsetOf(this.env, row.recipient).receive({
+          id: row.message_ref,
+          from: row.sender,
+          to: row.recipient,
+          text: row.content,
+          channel: 'sms',
+        });
+      }
+      if (row.receipt_url) {
+        await this.env.WEBHOOKS_QUEUE.send(
+          webhookJob({
+            id: `receipt-${row.message_id}`,
+            accountKey: apiKey,
+            kind: 'sms-receipt',
+            url: row.receipt_url,
+            method: 'POST',
+            encoding: 'json',
+            body: receipt(apiKey, row, now),
+            signing: 'legacy',
+          }),
+        );
+      }
+      this.sql.exec('UPDATE parts SET due_at = NULL, done_at = ? WHERE message_id = ?', now, row.message_id);
+    }
+    await this.arm();
+  }
+
+  /** Replaces the personal data of a message (redact); false when this outbox never had it. */
+  redact(messageId: string): boolean {
+    return (
+      this.sql.exec(
+        `UPDATE parts SET sender = '**********', recipient = '**********', content = '**********'
+         WHERE message_id = ? OR message_ref = ?`,
+        messageId,
+        messageId,
+      ).rowsWritten > 0
+    );
+  }
+
+  async wipe(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  private async arm() {
+    const next = this.sql.exec<{ t: number | null }>('SELECT MIN(due_at) AS t FROM parts').one().t;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+}
+
+interface PartRow extends Record<string, SqlStorageValue> {
+  message_id: string;
+  message_ref: string;
+  part: number;
+  parts: number;
+  sender: string;
+  recipient: string;
+  content: string;
+  network_code: string;
+  price: number;
+  outcome: string;
+  err_code: number;
+  receipt_url: string | null;
+  client_ref: string | null;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The delivery receipt of spec 6; every value a string, as the vendor sends them. */
+function receipt(apiKey: string, row: PartRow, at: number): JsonObject {
+  const d = new Date(at);
+  const scts = `${pad(d.getUTCFullYear() % 100)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`;
+  const timestamp = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return {
+    msisdn: row.recipient,
+    to: row.sender,
+    'network-code': row.network_code,
+    messageId: row.message_id,
+    price: formatAmount(row.price),
+    status: row.outcome,
+    scts,
+    'err-code': String(row.err_code),
+    'api-key': apiKey,
+    ...(row.client_ref ? { 'client-ref': row.client_ref } : {}),
+    'message-timestamp': timestamp,
+  };
+}
