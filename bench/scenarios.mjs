@@ -14,6 +14,19 @@ async function account(stack, init = {}) {
 const basic = (a) => `Basic ${Buffer.from(`${a.api_key}:${a.api_secret}`).toString('base64')}`;
 
 export const SCENARIOS = {
+  sms: {
+    async prepare(stack) {
+      // A limit high enough that the benchmark measures sending, not throttling.
+      const a = await account(stack, { settings: { 'max-outbound-request': 10000 } });
+      return {
+        method: 'POST',
+        path: '/sms/json',
+        headers: { authorization: basic(a), 'content-type': 'application/json' },
+        body: JSON.stringify({ from: 'Acme', to: '447700900050', text: 'Benchmark message' }),
+      };
+    },
+    ok: (status, body) => status === 200 && /"status":"0"/.test(body),
+  },
   balance: {
     async prepare(stack) {
       const a = await account(stack);

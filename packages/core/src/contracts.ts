@@ -40,6 +40,21 @@ export type ChargeResult =
   | { ok: true; balance: Amount; recordId: number }
   | { ok: false; reason: 'insufficient-funds' | 'no-account'; balance: Amount };
 
+/**
+ * Several checks and charges in one atomic step, for the hot path of a send: take one unit of
+ * throughput, refuse demo accounts where they may not send, and charge every part or none.
+ */
+export interface TransactRequest {
+  throughput?: ThroughputKind;
+  /** Refuse accounts in demo mode (their destination is not a test number). */
+  refuseDemo?: boolean;
+  charges: ChargeRequest[];
+}
+
+export type TransactResult =
+  | { ok: true; balances: Amount[]; settings: AccountSettings }
+  | { ok: false; reason: 'no-account' | 'throttled' | 'demo-mode' | 'insufficient-funds'; balance: Amount };
+
 export interface RefundRequest {
   product: Product;
   direction?: Direction;
@@ -113,6 +128,7 @@ export interface AccountsRpc extends CredentialStore {
   identity(apiKey: string): Promise<AccountIdentity | null>;
   charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult>;
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult>;
+  transact(apiKey: string, request: TransactRequest): Promise<TransactResult>;
   usage(apiKey: string, query: UsageQuery): Promise<UsageRecord[]>;
   /** Scrubs personal data from the usage records of a transaction; false when none exist. */
   redactUsage(apiKey: string, id: string, product: Product): Promise<boolean>;

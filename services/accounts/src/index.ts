@@ -10,6 +10,8 @@ import type {
   RefundRequest,
   SandboxAccountInit,
   ThroughputKind,
+  TransactRequest,
+  TransactResult,
   UsageQuery,
   UsageRecord,
 } from '@comms/core';
@@ -44,6 +46,10 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
 
   charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult> {
     return accountOf(this.env, apiKey).charge(request);
+  }
+
+  transact(apiKey: string, request: TransactRequest): Promise<TransactResult> {
+    return accountOf(this.env, apiKey).transact(request);
   }
 
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult> {

@@ -10,6 +10,8 @@ import type {
   RefundRequest,
   SignatureMethod,
   ThroughputKind,
+  TransactRequest,
+  TransactResult,
   UsageQuery,
   UsageRecord,
 } from '@comms/core';
@@ -345,6 +347,31 @@ export class Account extends DurableObject<Env> {
     this.sql.exec('UPDATE account SET balance = ?', balance);
     const recordId = this.insertUsage(request, request.amount, balance);
     return { ok: true, balance, recordId };
+  }
+
+  /** Throughput, demo mode and every charge in one step: all of it happens, or none. */
+  transact(request: TransactRequest): TransactResult {
+    const row = this.row();
+    if (!row) return { ok: false, reason: 'no-account', balance: 0 };
+    if (request.throughput && !this.takeThroughput(request.throughput)) {
+      return { ok: false, reason: 'throttled', balance: row.balance };
+    }
+    if (request.refuseDemo && row.demo_mode === 1) return { ok: false, reason: 'demo-mode', balance: row.balance };
+    let total = 0;
+    for (const charge of request.charges) {
+      if (!Number.isSafeInteger(charge.amount) || charge.amount < 0) throw new RangeError('Invalid amount');
+      total += charge.amount;
+    }
+    if (row.balance < total) return { ok: false, reason: 'insufficient-funds', balance: row.balance };
+    let balance = row.balance;
+    const balances: Amount[] = [];
+    for (const charge of request.charges) {
+      balance -= charge.amount;
+      this.insertUsage(charge, charge.amount, balance);
+      balances.push(balance);
+    }
+    this.sql.exec('UPDATE account SET balance = ?', balance);
+    return { ok: true, balances, settings: this.settings()! };
   }
 
   refund(request: RefundRequest): ChargeResult {

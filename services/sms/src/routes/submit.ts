@@ -61,14 +61,10 @@ interface AcceptedPart {
 
 /** Checks, prices, charges and schedules a submission; refuses with the vendor's status otherwise. */
 async function send(env: Env, auth: AuthContext, sms: Submission): Promise<AcceptedPart[]> {
-  const ledger = accounts(env);
-  if (!(await ledger.takeThroughput(auth.apiKey, 'outbound-sms'))) {
-    throw new SmsRefusal(SMS_STATUS.throttled, 'Throughput Rate Exceeded - please wait [ 1000 ] and retry');
-  }
   const info = lookupNumber(sms.to);
   if (!info.ok)
     throw new SmsRefusal(SMS_STATUS.invalidMessage, 'Invalid Message: unrecognised number prefix');
-  await checkDestination(env, auth, sms, info);
+  if (NEEDS_OWN_NUMBER.has(info.country.code)) await checkSender(env, auth, sms);
   const outcome = smsOutcome(info, sms.ttl);
   if (outcome.kind === 'refused') {
     throw outcome.status === 33
@@ -80,40 +76,31 @@ async function send(env: Env, auth: AuthContext, sms: Submission): Promise<Accep
   if (price === undefined)
     throw new SmsRefusal(SMS_STATUS.invalidMessage, 'Invalid Message: no route to this country');
 
-  const receiptUrl = sms.statusReportReq
-    ? (sms.callback ?? ((await ledger.settings(auth.apiKey))?.['dr-callback-url'] || null))
-    : null;
-  const messageRef = newMessageId();
-  const charged: { id: string; balance: Amount }[] = [];
-  for (const [i, content] of sms.parts.entries()) {
-    const id = newMessageId();
-    const result = await ledger.charge(auth.apiKey, {
+  const ids = sms.parts.map(() => newMessageId());
+  // Throughput, demo mode and the charge of every part in one step of the ledger.
+  const result = await accounts(env).transact(auth.apiKey, {
+    throughput: 'outbound-sms',
+    // Demo accounts may send only to the test numbers of the simulated network.
+    refuseDemo: info.magic === null,
+    charges: sms.parts.map((content, i) => ({
       product: 'SMS',
       direction: 'outbound',
-      id,
+      id: ids[i]!,
       amount: price,
-      record: usageRecord(sms, info, id, content, price, outcome.status, i + 1),
-    });
-    if (!result.ok) {
-      // All parts or none: a message the balance cannot finish is not sent at all.
-      for (const done of charged) {
-        await ledger.refund(auth.apiKey, {
-          product: 'SMS',
-          direction: 'outbound',
-          id: done.id,
-          amount: price,
-        });
-      }
-      throw new SmsRefusal(SMS_STATUS.quota, 'Partner quota exceeded');
-    }
-    charged.push({ id, balance: result.balance });
-  }
+      record: usageRecord(sms, info, ids[i]!, content, price, outcome.status, i + 1),
+    })),
+  });
+  if (!result.ok) throw refusalFor(result.reason);
 
-  const parts: OutboxPart[] = charged.map(({ id }, i) => ({
+  const receiptUrl = sms.statusReportReq
+    ? (sms.callback ?? (result.settings['dr-callback-url'] || null))
+    : null;
+  const messageRef = newMessageId();
+  const parts: OutboxPart[] = ids.map((id, i) => ({
     messageId: id,
     messageRef,
     part: i + 1,
-    parts: charged.length,
+    parts: ids.length,
     from: sms.from,
     to: sms.to,
     content: sms.content,
@@ -132,9 +119,9 @@ async function send(env: Env, auth: AuthContext, sms: Submission): Promise<Accep
     ...(sms.clientRef !== undefined ? { 'client-ref': sms.clientRef } : {}),
     ...(sms.accountRef !== undefined ? { 'account-ref': sms.accountRef } : {}),
   };
-  return charged.map(({ id, balance }) => {
-    const remaining = formatAmount(balance);
-    const messagePrice = formatAmount(price);
+  const messagePrice = formatAmount(price);
+  return ids.map((id, i) => {
+    const remaining = formatAmount(result.balances[i]!);
     return {
       json: {
         to: sms.to,
@@ -159,18 +146,27 @@ async function send(env: Env, auth: AuthContext, sms: Submission): Promise<Accep
   });
 }
 
-/** Demo accounts send only to test numbers; North America needs one's own number as sender. */
-async function checkDestination(env: Env, auth: AuthContext, sms: Submission, info: NumberInfo) {
-  const flags = await accounts(env).flags(auth.apiKey);
-  if (flags?.demoMode && info.magic === null) {
-    throw new SmsRefusal(SMS_STATUS.demoDestination, 'Non White-listed Destination - rejected');
+function refusalFor(reason: 'no-account' | 'throttled' | 'demo-mode' | 'insufficient-funds'): SmsRefusal {
+  switch (reason) {
+    case 'throttled':
+      return new SmsRefusal(
+        SMS_STATUS.throttled,
+        'Throughput Rate Exceeded - please wait [ 1000 ] and retry',
+      );
+    case 'demo-mode':
+      return new SmsRefusal(SMS_STATUS.demoDestination, 'Non White-listed Destination - rejected');
+    case 'insufficient-funds':
+      return new SmsRefusal(SMS_STATUS.quota, 'Partner quota exceeded');
+    case 'no-account':
+      return new SmsRefusal(SMS_STATUS.credentials, 'Bad Credentials');
   }
-  if (NEEDS_OWN_NUMBER.has(info.country.code)) {
-    const owner = sms.fromIsNumber ? await numbers(env).owner(sms.from) : null;
-    if (owner?.apiKey !== auth.apiKey) {
-      throw new SmsRefusal(SMS_STATUS.sender, 'Illegal Sender Address - rejected');
-    }
-  }
+}
+
+/** North America takes SMS only from a number the sender rents. */
+async function checkSender(env: Env, auth: AuthContext, sms: Submission) {
+  const owner = sms.fromIsNumber ? await numbers(env).owner(sms.from) : null;
+  if (owner?.apiKey !== auth.apiKey)
+    throw new SmsRefusal(SMS_STATUS.sender, 'Illegal Sender Address - rejected');
 }
 
 /** The report fields of an outbound SMS part (reports, spec 2.14). */
