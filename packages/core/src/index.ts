@@ -10,3 +10,4 @@ export * from './params';
 export * from './schemas';
 export * from './signature';
 export * from './webhooks';
+export * from './migrate';

@@ -3,7 +3,7 @@ import type { NumbersRpc, OwnedNumber } from '@comms/core';
 import { app } from './app';
 import { holdingsOf, ownerOf, resetNumbers } from './numbers';
 
-export { Directory } from './durable/directory';
+export { StateDirectory as Directory } from '@comms/core/durable';
 export { Holdings } from './durable/holdings';
 export { NumberPool } from './durable/pool';
 

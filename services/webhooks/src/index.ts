@@ -11,7 +11,7 @@ import { consumeWebhooks } from './consumer';
 import { logOf, resetLogs } from './logs';
 
 export { DeliveryLog } from './durable/delivery-log';
-export { LogDirectory } from './durable/log-directory';
+export { StateDirectory as LogDirectory } from '@comms/core/durable';
 
 /**
  * The webhooks worker: consumes the `webhooks` queue, and offers the delivery log and a reset as

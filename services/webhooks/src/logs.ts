@@ -11,5 +11,5 @@ export function directoryOf(env: Env) {
 /** Wipes every delivery log the directory knows, and the directory. */
 export async function resetLogs(env: Env): Promise<void> {
   const keys = await directoryOf(env).reset();
-  await Promise.all(keys.map((key) => logOf(env, key).reset()));
+  await Promise.all(keys.map(({ name }) => logOf(env, name).reset()));
 }

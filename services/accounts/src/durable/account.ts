@@ -15,6 +15,7 @@ import type {
   UsageQuery,
   UsageRecord,
 } from '@comms/core';
+import { migrate } from '@comms/core';
 
 /** Schema steps; the schema version is how many have been applied. Never edit one, only append. */
 const MIGRATIONS = [
@@ -141,18 +142,7 @@ export class Account extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
-  }
-
-  /** Applies the migrations this object has not had yet, in order (append-only). */
-  private migrate() {
-    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current =
-      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
-    if (current >= MIGRATIONS.length) return;
-    for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
-    this.sql.exec('DELETE FROM schema_version');
-    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
+    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
   private row(): AccountRow | undefined {
@@ -356,7 +346,8 @@ export class Account extends DurableObject<Env> {
     if (request.throughput && !this.takeThroughput(request.throughput)) {
       return { ok: false, reason: 'throttled', balance: row.balance };
     }
-    if (request.refuseDemo && row.demo_mode === 1) return { ok: false, reason: 'demo-mode', balance: row.balance };
+    if (request.refuseDemo && row.demo_mode === 1)
+      return { ok: false, reason: 'demo-mode', balance: row.balance };
     let total = 0;
     for (const charge of request.charges) {
       if (!Number.isSafeInteger(charge.amount) || charge.amount < 0) throw new RangeError('Invalid amount');
@@ -537,7 +528,7 @@ export class Account extends DurableObject<Env> {
   async wipe(): Promise<void> {
     this.windows.clear();
     await this.ctx.storage.deleteAll();
-    this.migrate();
+    migrate(this.sql, MIGRATIONS);
   }
 }
 

@@ -1,6 +1,12 @@
 import { DurableObject } from 'cloudflare:workers';
+import { migrate } from '@comms/core';
 
-const SCHEMA_VERSION = 1;
+/** Schema steps (append-only). */
+const MIGRATIONS = [
+  `CREATE TABLE accounts (api_key TEXT PRIMARY KEY, primary_api_key TEXT, created_at INTEGER NOT NULL);
+   CREATE INDEX accounts_by_primary ON accounts (primary_api_key);
+   CREATE TABLE applications (id TEXT PRIMARY KEY, api_key TEXT NOT NULL);`,
+];
 
 /**
  * The directory of the accounts service: every API key (so that a sandbox reset reaches every
@@ -13,26 +19,7 @@ export class Registry extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
-  }
-
-  private migrate() {
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS accounts (
-        api_key TEXT PRIMARY KEY,
-        primary_api_key TEXT,
-        created_at INTEGER NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS accounts_by_primary ON accounts (primary_api_key);
-      CREATE TABLE IF NOT EXISTS applications (
-        id TEXT PRIMARY KEY,
-        api_key TEXT NOT NULL
-      );
-    `);
-    if (this.sql.exec('SELECT version FROM schema_version').toArray().length === 0) {
-      this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', SCHEMA_VERSION);
-    }
+    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
   /** Claims an API key; false when it is taken. */
@@ -75,7 +62,7 @@ export class Registry extends DurableObject<Env> {
   async reset(): Promise<string[]> {
     const keys = this.allAccounts();
     await this.ctx.storage.deleteAll();
-    this.migrate();
+    migrate(this.sql, MIGRATIONS);
     return keys;
   }
 }

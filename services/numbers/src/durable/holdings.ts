@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { OwnedNumber } from '@comms/core';
+import { migrate, type OwnedNumber } from '@comms/core';
 
 const MIGRATIONS = [
   `CREATE TABLE holdings (
@@ -82,17 +82,7 @@ export class Holdings extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
-  }
-
-  private migrate() {
-    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current =
-      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
-    if (current >= MIGRATIONS.length) return;
-    for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
-    this.sql.exec('DELETE FROM schema_version');
-    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
+    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
   add(number: { msisdn: string; country: string; type: string; features: string[] }): void {
@@ -171,7 +161,7 @@ export class Holdings extends DurableObject<Env> {
 
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAll();
-    this.migrate();
+    migrate(this.sql, MIGRATIONS);
   }
 }
 

@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { migrate } from '@comms/core';
 import { type Feature, generatePool, type RentalType } from '../inventory';
 
 const MIGRATIONS = [
@@ -49,17 +50,7 @@ export class NumberPool extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
-  }
-
-  private migrate() {
-    this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-    const current =
-      this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
-    if (current >= MIGRATIONS.length) return;
-    for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
-    this.sql.exec('DELETE FROM schema_version');
-    this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
+    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
   /** Fills the pool on first use; the inventory is generated deterministically per country. */
@@ -149,7 +140,7 @@ export class NumberPool extends DurableObject<Env> {
 
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAll();
-    this.migrate();
+    migrate(this.sql, MIGRATIONS);
   }
 }
 

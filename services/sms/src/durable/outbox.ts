@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { formatAmount, type JsonObject, webhookJob } from '@comms/core';
+import { formatAmount, type JsonObject, migrate, webhookJob } from '@comms/core';
 import type { ReceiptStatus } from '@comms/network';
 import { directoryOf, handsetOf } from '../objects';
 
@@ -56,16 +56,7 @@ export class Outbox extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => {
-      this.sql.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-      const current =
-        this.sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0;
-      for (const step of MIGRATIONS.slice(current)) this.sql.exec(step);
-      if (current < MIGRATIONS.length) {
-        this.sql.exec('DELETE FROM schema_version');
-        this.sql.exec('INSERT INTO schema_version (version) VALUES (?)', MIGRATIONS.length);
-      }
-    });
+    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
   /** Schedules the parts of an accepted message. */

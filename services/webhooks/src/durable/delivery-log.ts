@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { JsonObject, WebhookDelivery, WebhookJob, WebhookKind } from '@comms/core';
+import { migrate } from '@comms/core';
 import { directoryOf } from '../logs';
-import { migrate } from './migrate';
 
 /** Schema steps (append-only, see `migrate`). */
 const MIGRATIONS = [
@@ -288,7 +288,7 @@ export class DeliveryLog extends DurableObject<Env> {
   /** Lists this log in the service's directory once, so that a reset reaches it. */
   private async register(accountKey: string) {
     if (this.sql.exec(`SELECT value FROM meta WHERE key = 'account'`).toArray().length > 0) return;
-    await directoryOf(this.env).add(accountKey);
+    await directoryOf(this.env).note('log', accountKey);
     this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('account', ?)`, accountKey);
   }
 
