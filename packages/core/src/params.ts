@@ -4,7 +4,8 @@ import { ApiError } from './errors';
 /** Request parameters of the legacy endpoints: query, form body and JSON body, merged. */
 export type Params = Record<string, string | string[]>;
 
-const JSON_TYPES = /^(application\/(json|jsonrequest|x-javascript)|text\/(json|javascript|x-javascript|x-json))\b/i;
+const JSON_TYPES =
+  /^(application\/(json|jsonrequest|x-javascript)|text\/(json|javascript|x-javascript|x-json))\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 export interface ReadParamsOptions {

@@ -2,6 +2,7 @@ import {
   type AccountsRpc,
   ApiError,
   authenticate,
+  cachedCredentials,
   errorStyle,
   type FamilyEnv,
   negotiateFormat,
@@ -39,7 +40,10 @@ const readRequest = createMiddleware<InsightEnv>(async (c, next) => {
 });
 
 /** Key and secret (query, form, JSON or Basic) or a signed request, checked by the accounts service. */
-const auth = authenticate({ modes: ['key-secret', 'signature'], store: (c) => accounts(c.env as Env) });
+const auth = authenticate({
+  modes: ['key-secret', 'signature'],
+  store: (c) => cachedCredentials(accounts(c.env as Env)),
+});
 
 /**
  * What runs before every Number Insight endpoint, in order: the format, the family's error style,

@@ -3,6 +3,7 @@ import {
   type AuthContext,
   authenticate,
   authOf,
+  cachedCredentials,
   errorStyle,
   type FamilyEnv,
   formatAmount,
@@ -34,7 +35,10 @@ submit.post(
   '/sms/:format?',
   errorStyle(smsStyle),
   withPathFormat,
-  authenticate({ modes: ['key-secret', 'signature'], store: (c) => accounts(c.env as Env) }),
+  authenticate({
+    modes: ['key-secret', 'signature'],
+    store: (c) => cachedCredentials(accounts(c.env as Env)),
+  }),
   async (c) => {
     try {
       const submission = readSubmission(await readParams(c));
