@@ -117,6 +117,11 @@ sandbox.get('/handsets/:msisdn/messages', async (c) => {
   return c.json({ messages: await rpc<SmsRpc>(c.env.SMS).handsetMessages(msisdn) });
 });
 
+/** A family that offers nothing to the gateway but a sandbox reset (verify has no RPC contract). */
+interface Resettable {
+  reset(): Promise<void>;
+}
+
 /** Wipes the state of every family in this deployment. */
 sandbox.post('/reset', async (c) => {
   await Promise.all([
@@ -124,6 +129,7 @@ sandbox.post('/reset', async (c) => {
     rpc<NumbersRpc>(c.env.NUMBERS).reset(),
     rpc<WebhooksRpc>(c.env.WEBHOOKS).reset(),
     rpc<SmsRpc>(c.env.SMS).reset(),
+    rpc<Resettable>(c.env.VERIFY).reset(),
   ]);
   return c.body(null, 204);
 });

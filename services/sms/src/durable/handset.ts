@@ -12,6 +12,10 @@ export class Handset extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.createTables();
+  }
+
+  private createTables() {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS inbox (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL,
@@ -75,5 +79,7 @@ export class Handset extends DurableObject<Env> {
 
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    // The same live instance may take messages right after a reset.
+    this.createTables();
   }
 }

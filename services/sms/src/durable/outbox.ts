@@ -147,6 +147,8 @@ export class Outbox extends DurableObject<Env> {
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    // The same live instance may take messages right after a reset.
+    migrate(this.sql, MIGRATIONS);
   }
 
   private async arm() {
