@@ -10,8 +10,8 @@ import {
 import { consumeWebhooks } from './consumer';
 import { logOf, resetLogs } from './logs';
 
-export { DeliveryLog } from './durable/delivery-log';
 export { StateDirectory as LogDirectory } from '@comms/core/durable';
+export { DeliveryLog } from './durable/delivery-log';
 
 /**
  * The webhooks worker: consumes the `webhooks` queue, and offers the delivery log and a reset as
