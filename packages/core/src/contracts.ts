@@ -113,6 +113,10 @@ export interface SandboxAccountInit {
   settings?: Partial<
     Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
   >;
+  /** Seconds before a transaction may be redacted; the redact service's default (an hour) otherwise. */
+  redact_after_seconds?: number;
+  /** Per-second allowances of the APIs limited per account outside the settings (reports 10, redact 170). */
+  rate_limits?: Partial<Record<AllowanceKind, number>>;
 }
 
 export interface SandboxAccount {
@@ -204,4 +208,81 @@ export interface SmsRpc {
   handsetMessages(msisdn: string): Promise<HandsetMessage[]>;
   inbound(message: InboundSms): Promise<InboundSmsResult>;
   reset(): Promise<void>;
+}
+
+// ---- reports and redact ------------------------------------------------------------------------
+
+/** A position in the ledger's (created_at, seq) order: paging resumes strictly after it. */
+export interface UsageCursor {
+  createdAt: number;
+  seq: number;
+}
+
+/** A page of charged usage records in time order, as reports read them. */
+export interface UsagePageQuery {
+  product: Product;
+  direction?: Direction;
+  ids?: string[];
+  /** Inclusive start, epoch ms. */
+  from?: number;
+  /** Exclusive end, epoch ms. */
+  to?: number;
+  after?: UsageCursor;
+  /** Equality filters on the record's own fields (`status` of an SMS, for one). */
+  fields?: Record<string, string>;
+  /** 1 to 10,000; default 1,000. */
+  limit?: number;
+}
+
+/** A charge as reports show it: refunds of the same transaction are netted into `refunded`. */
+export interface ReportableUsage {
+  seq: number;
+  id: string;
+  product: Product;
+  direction: Direction | null;
+  amount: Amount;
+  refunded: Amount;
+  createdAt: number;
+  /** The record's fields as JSON text: parsed once, by the reader, rather than copied as objects. */
+  record: string;
+  redacted: boolean;
+}
+
+export interface UsagePage {
+  records: ReportableUsage[];
+  /** Where the next page starts; null on the last page. */
+  next: UsageCursor | null;
+}
+
+/** APIs limited per account per second outside the account settings: sync reports (10), redact (170). */
+export type AllowanceKind = 'reports' | 'redact';
+
+/** Synthetic usage records for load tests (`POST /_sandbox/usage/seed`), spread evenly over a window. */
+export interface UsageSeed {
+  count: number;
+  /** Epoch ms of the first record. */
+  from: number;
+  /** Epoch ms after the last record. */
+  to: number;
+}
+
+/** What the reports and redact services read from the ledger beyond `AccountsRpc`. */
+export interface UsageReportingRpc {
+  usagePage(apiKey: string, query: UsagePageQuery): Promise<UsagePage>;
+  /** The API keys of an account's secondary accounts (`include_subaccounts`). */
+  secondaryAccounts(apiKey: string): Promise<string[]>;
+  /** Takes one unit of a per-second allowance; false when it is used up or the account is unknown. */
+  takeAllowance(apiKey: string, kind: AllowanceKind): Promise<boolean>;
+  /** The account's redaction waiting time (null: the deployment's default); null when no account. */
+  redactionSettings(apiKey: string): Promise<{ waitSeconds: number | null } | null>;
+  /** Sandbox only: inserts synthetic outbound SMS records without charging; answers how many. */
+  seedUsage(apiKey: string, seed: UsageSeed): Promise<number>;
+}
+
+/**
+ * What each family that keeps its own copy of a transaction offers redact: scrub the personal data
+ * (numbers, text, names) of that transaction; false when the family holds no such transaction.
+ */
+export interface RedactableRpc {
+  redactTransaction(apiKey: string, id: string, type?: 'inbound' | 'outbound'): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import {
   type AccountIdentity,
+  type AllowanceKind,
   amountFromNumber,
   type CredentialStore,
   hexId,
@@ -69,6 +70,18 @@ export async function createAccount(
       return { ok: false, error: `settings.${name} must be an integer from 1 to 10000` };
     }
   }
+  const redactAfter = init.redact_after_seconds;
+  if (redactAfter !== undefined && !isIntegerIn(redactAfter, 0, 30 * 86_400)) {
+    return { ok: false, error: 'redact_after_seconds must be an integer from 0 to 2592000' };
+  }
+  for (const [kind, value] of Object.entries(init.rate_limits ?? {})) {
+    if (!ALLOWANCE_KINDS.includes(kind as AllowanceKind)) {
+      return { ok: false, error: `rate_limits may set ${ALLOWANCE_KINDS.join(', ')}` };
+    }
+    if (!isIntegerIn(value, 1, 100_000)) {
+      return { ok: false, error: `rate_limits.${kind} must be an integer from 1 to 100000` };
+    }
+  }
   const registry = registryOf(env);
   let apiKey = newApiKey();
   while (!(await registry.registerAccount(apiKey, primary))) apiKey = newApiKey();
@@ -85,6 +98,8 @@ export async function createAccount(
     demoMode: init.demo_mode === true,
     pinCodeAllowed: init.pin_code_allowed === true,
     signWebhooks: init.sign_webhooks === true,
+    redactAfterSeconds: redactAfter ?? null,
+    rateLimits: init.rate_limits ?? {},
     throughput: init.settings ?? {},
   });
   return {
@@ -103,4 +118,10 @@ export async function createAccount(
 export async function resetAccounts(env: Env): Promise<void> {
   const keys = await registryOf(env).reset();
   await Promise.all(keys.map((key) => accountOf(env, key).wipe()));
+}
+
+const ALLOWANCE_KINDS: readonly AllowanceKind[] = ['reports', 'redact'];
+
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }

@@ -3,6 +3,7 @@ import type {
   AccountIdentity,
   AccountSettings,
   AccountsRpc,
+  AllowanceKind,
   ChargeRequest,
   ChargeResult,
   JsonObject,
@@ -12,18 +13,25 @@ import type {
   ThroughputKind,
   TransactRequest,
   TransactResult,
+  UsagePage,
+  UsagePageQuery,
   UsageQuery,
   UsageRecord,
+  UsageReportingRpc,
+  UsageSeed,
 } from '@comms/core';
-import { accountOf, createAccount, credentialStore, resetAccounts } from './accounts';
+import { accountOf, createAccount, credentialStore, registryOf, resetAccounts } from './accounts';
 import { app } from './app';
 import { PERSONAL_FIELDS } from './personal-fields';
 
 export { Account } from './durable/account';
 export { Registry } from './durable/registry';
 
+/** Record fields a page query may filter on: plain names only, as they become a JSON path. */
+const RECORD_FIELD = /^[a-z][a-z_]{0,39}$/;
+
 /** The accounts worker: its HTTP routes, and the ledger and credentials as RPC for its siblings. */
-export default class AccountsService extends WorkerEntrypoint<Env> implements AccountsRpc {
+export default class AccountsService extends WorkerEntrypoint<Env> implements AccountsRpc, UsageReportingRpc {
   override fetch(request: Request): Promise<Response> {
     return Promise.resolve(app.fetch(request, this.env, this.ctx));
   }
@@ -63,6 +71,37 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
 
   redactUsage(apiKey: string, id: string, product: Product): Promise<boolean> {
     return accountOf(this.env, apiKey).redactUsage(id, product, PERSONAL_FIELDS);
+  }
+
+  async usagePage(apiKey: string, query: UsagePageQuery): Promise<UsagePage> {
+    for (const field of Object.keys(query.fields ?? {})) {
+      if (!RECORD_FIELD.test(field)) throw new RangeError(`Not a record field: ${field}`);
+    }
+    return accountOf(this.env, apiKey).usagePage(query);
+  }
+
+  secondaryAccounts(apiKey: string): Promise<string[]> {
+    return registryOf(this.env).secondariesOf(apiKey);
+  }
+
+  takeAllowance(apiKey: string, kind: AllowanceKind): Promise<boolean> {
+    return accountOf(this.env, apiKey).takeAllowance(kind);
+  }
+
+  redactionSettings(apiKey: string): Promise<{ waitSeconds: number | null } | null> {
+    return accountOf(this.env, apiKey).redactionSettings();
+  }
+
+  async seedUsage(apiKey: string, seed: UsageSeed): Promise<number> {
+    const valid =
+      Number.isInteger(seed.count) &&
+      seed.count >= 1 &&
+      seed.count <= 100_000 &&
+      Number.isFinite(seed.from) &&
+      Number.isFinite(seed.to) &&
+      seed.to > seed.from;
+    if (!valid) throw new RangeError('count must be 1 to 100000 and the window must not be empty');
+    return accountOf(this.env, apiKey).seedUsage(seed);
   }
 
   takeThroughput(apiKey: string, kind: ThroughputKind): Promise<boolean> {

@@ -5,6 +5,7 @@ import {
   type NumbersRpc,
   rpc,
   type SmsRpc,
+  type UsageReportingRpc,
   validate,
   WEBHOOK_KINDS,
   type WebhookKind,
@@ -117,6 +118,41 @@ sandbox.get('/handsets/:msisdn/messages', async (c) => {
   return c.json({ messages: await rpc<SmsRpc>(c.env.SMS).handsetMessages(msisdn) });
 });
 
+/** The most synthetic records one seeding call writes; larger counts go in several calls. */
+const SEED_BATCH = 20_000;
+
+const usageSeed = z.object({
+  api_key: z.string().min(1),
+  count: z.number().int().min(1).max(1_000_000),
+  hours: z
+    .number()
+    .positive()
+    .max(24 * 30)
+    .optional(),
+});
+
+/**
+ * Load-test data: `count` outbound SMS usage records spread evenly over the last `hours` (24), as if
+ * the account had sent them, without charging it; answers 201 `{seeded}`.
+ */
+sandbox.post('/usage/seed', validate('json', usageSeed), async (c) => {
+  const { api_key, count, hours = 24 } = c.req.valid('json');
+  const ledger = rpc<AccountsRpc & UsageReportingRpc>(c.env.ACCOUNTS);
+  if (!(await ledger.identity(api_key))) {
+    throw new ApiError({ kind: 'not-found', detail: `No account has API key '${api_key}'` });
+  }
+  const to = Date.now();
+  const span = hours * 3600_000;
+  let seeded = 0;
+  // Each batch takes its share of the window, so the records stay evenly spread and in order.
+  while (seeded < count) {
+    const n = Math.min(SEED_BATCH, count - seeded);
+    const from = to - span + (span * seeded) / count;
+    seeded += await ledger.seedUsage(api_key, { count: n, from, to: from + (span * n) / count });
+  }
+  return c.json({ seeded }, 201);
+});
+
 /** A family that offers nothing to the gateway but a sandbox reset (verify has no RPC contract). */
 interface Resettable {
   reset(): Promise<void>;
@@ -129,6 +165,7 @@ sandbox.post('/reset', async (c) => {
     rpc<NumbersRpc>(c.env.NUMBERS).reset(),
     rpc<WebhooksRpc>(c.env.WEBHOOKS).reset(),
     rpc<SmsRpc>(c.env.SMS).reset(),
+    rpc<Resettable>(c.env.REPORTS).reset(),
     rpc<Resettable>(c.env.VERIFY).reset(),
   ]);
   return c.body(null, 204);

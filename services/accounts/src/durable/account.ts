@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type {
   AccountIdentity,
   AccountSettings,
+  AllowanceKind,
   Amount,
   ChargeRequest,
   ChargeResult,
@@ -12,8 +13,11 @@ import type {
   ThroughputKind,
   TransactRequest,
   TransactResult,
+  UsagePage,
+  UsagePageQuery,
   UsageQuery,
   UsageRecord,
+  UsageSeed,
 } from '@comms/core';
 import { migrate } from '@comms/core';
 
@@ -70,8 +74,14 @@ const MIGRATIONS = [
       );
   `,
   'ALTER TABLE account ADD COLUMN sign_webhooks INTEGER NOT NULL DEFAULT 0',
+  // Reports page through a product's records in time order with or without a direction.
+  `ALTER TABLE account ADD COLUMN redact_after_seconds INTEGER;
+   ALTER TABLE account ADD COLUMN rate_limits TEXT NOT NULL DEFAULT '{}';
+   CREATE INDEX IF NOT EXISTS usage_by_product_created ON usage (product, created_at);`,
 ];
 const MAX_SECRETS = 2;
+/** What a seeded SMS part costs, as a GB message does. */
+const SEED_PRICE = 3_330_000;
 const DEFAULT_THROUGHPUT = 30;
 
 export interface AccountInit {
@@ -85,6 +95,9 @@ export interface AccountInit {
   demoMode: boolean;
   pinCodeAllowed: boolean;
   signWebhooks: boolean;
+  /** Seconds before redaction is allowed; null for the redact service's default. */
+  redactAfterSeconds?: number | null;
+  rateLimits?: Partial<Record<AllowanceKind, number>>;
   throughput: Partial<
     Pick<AccountSettings, 'max-outbound-request' | 'max-inbound-request' | 'max-calls-per-second'>
   >;
@@ -125,10 +138,28 @@ interface AccountRow extends Record<string, SqlStorageValue> {
   demo_mode: number;
   pin_code_allowed: number;
   sign_webhooks: number;
+  redact_after_seconds: number | null;
+  rate_limits: string;
+}
+
+/** A usage row as reports read it, refunds of its transaction summed into `refunded`. */
+interface ReportRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  id: string;
+  product: string;
+  direction: string | null;
+  amount: number;
+  refunded: number;
+  created_at: number;
+  record: string;
+  redacted: number;
 }
 
 /** Per-second allowance of each throughput kind, beyond the settings' three. */
 const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, verify: 30, insight: 30 };
+
+/** The vendor's per-second limits of synchronous reports and redact (spec 8, redact reference). */
+const DEFAULT_ALLOWANCES: Record<AllowanceKind, number> = { reports: 10, redact: 170 };
 
 /**
  * One account (API key): its secrets, balance and usage ledger, settings and applications.
@@ -137,7 +168,7 @@ const FIXED_LIMITS: Partial<Record<ThroughputKind, number>> = { pricing: 1, veri
 export class Account extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /** Grant times of the last second per throughput kind; in memory on purpose, as a window outlives no restart. */
-  private readonly windows = new Map<ThroughputKind, number[]>();
+  private readonly windows = new Map<ThroughputKind | `allowance:${AllowanceKind}`, number[]>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -154,8 +185,8 @@ export class Account extends DurableObject<Env> {
     this.sql.exec(
       `INSERT INTO account (api_key, primary_api_key, balance, auto_reload, reload_amount, signature_secret,
          signature_method, max_outbound_request, max_inbound_request, max_calls_per_second, demo_mode,
-         pin_code_allowed, sign_webhooks, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         pin_code_allowed, sign_webhooks, redact_after_seconds, rate_limits, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       init.apiKey,
       init.primaryApiKey,
       init.balance,
@@ -169,6 +200,8 @@ export class Account extends DurableObject<Env> {
       init.demoMode ? 1 : 0,
       init.pinCodeAllowed ? 1 : 0,
       init.signWebhooks ? 1 : 0,
+      init.redactAfterSeconds ?? null,
+      JSON.stringify(init.rateLimits ?? {}),
       Date.now(),
     );
     await this.addSecret(init.secret);
@@ -312,17 +345,36 @@ export class Account extends DurableObject<Env> {
           : kind === 'calls'
             ? row.max_calls_per_second
             : (FIXED_LIMITS[kind] ?? DEFAULT_THROUGHPUT);
-    // A sliding window: at most `limit` grants within any 1000 ms, so a burst that straddles a
-    // second boundary gets no double allowance.
+    return this.grant(kind, limit);
+  }
+
+  /** One unit of the sync reports or redact allowance: the vendor's limit unless the sandbox set one. */
+  takeAllowance(kind: AllowanceKind): boolean {
+    const row = this.row();
+    if (!row) return false;
+    const limits = JSON.parse(row.rate_limits) as Partial<Record<AllowanceKind, number>>;
+    return this.grant(`allowance:${kind}`, limits[kind] ?? DEFAULT_ALLOWANCES[kind]);
+  }
+
+  /**
+   * A sliding window: at most `limit` grants within any 1000 ms, so a burst that straddles a
+   * second boundary gets no double allowance.
+   */
+  private grant(window: ThroughputKind | `allowance:${AllowanceKind}`, limit: number): boolean {
     const now = Date.now();
-    const recent = (this.windows.get(kind) ?? []).filter((t) => now - t < 1000);
+    const recent = (this.windows.get(window) ?? []).filter((t) => now - t < 1000);
     if (recent.length >= limit) {
-      this.windows.set(kind, recent);
+      this.windows.set(window, recent);
       return false;
     }
     recent.push(now);
-    this.windows.set(kind, recent);
+    this.windows.set(window, recent);
     return true;
+  }
+
+  redactionSettings(): { waitSeconds: number | null } | null {
+    const row = this.row();
+    return row ? { waitSeconds: row.redact_after_seconds } : null;
   }
 
   // ---- ledger ------------------------------------------------------------------------------
@@ -446,6 +498,117 @@ export class Account extends DurableObject<Env> {
         record: r.record,
         redacted: r.redacted === 1,
       }));
+  }
+
+  /**
+   * Charges (refunds excluded, and netted into `refunded`) in (created_at, seq) order, one page at a
+   * time. The product's time index serves the window and the order, so a page costs the same however
+   * many records the window holds; one more row than asked tells whether a next page exists.
+   */
+  usagePage(query: UsagePageQuery): UsagePage {
+    const where = ['product = ?', 'amount >= 0'];
+    const args: SqlStorageValue[] = [query.product];
+    if (query.direction) {
+      where.push('direction = ?');
+      args.push(query.direction);
+    }
+    // One bound JSON array however many ids: a statement may bind at most 100 parameters.
+    const byId = Boolean(query.ids?.length);
+    if (byId) {
+      where.push('id IN (SELECT value FROM json_each(?))');
+      args.push(JSON.stringify(query.ids));
+    }
+    if (query.from !== undefined) {
+      where.push('created_at >= ?');
+      args.push(query.from);
+    }
+    if (query.to !== undefined) {
+      where.push('created_at < ?');
+      args.push(query.to);
+    }
+    if (query.after) {
+      // The range part uses the index; the rest skips rows of the cursor's own millisecond.
+      where.push('created_at >= ?', '(created_at > ? OR seq > ?)');
+      args.push(query.after.createdAt, query.after.createdAt, query.after.seq);
+    }
+    // Field names were checked against RECORD_FIELD by the entrypoint; the path is bound, not spliced.
+    for (const [field, value] of Object.entries(query.fields ?? {})) {
+      where.push('json_extract(record, ?) = ?');
+      args.push(`$.${field}`, value);
+    }
+    const limit = Math.min(Math.max(query.limit ?? 1000, 1), 10_000);
+    // Without INDEXED BY the planner answers the refund lookup from the product index, reading every
+    // record of the product once per row of the page (seconds at 100,000 records).
+    const rows = this.sql
+      .exec<ReportRow>(
+        `SELECT seq, id, product, direction, amount, created_at, record, redacted,
+           (SELECT COALESCE(-SUM(r.amount), 0) FROM usage r INDEXED BY usage_by_id
+             WHERE r.id = u.id AND r.product = u.product AND r.amount < 0) AS refunded
+         FROM usage u ${byId ? 'INDEXED BY usage_by_id' : ''}
+         WHERE ${where.join(' AND ')} ORDER BY created_at, seq LIMIT ${limit + 1}`,
+        ...args,
+      )
+      .toArray();
+    const more = rows.length > limit;
+    const page = more ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      records: page.map((r) => ({
+        seq: r.seq,
+        id: r.id,
+        product: r.product as Product,
+        direction: r.direction as UsageRecord['direction'],
+        amount: r.amount,
+        refunded: r.refunded,
+        createdAt: r.created_at,
+        record: r.record,
+        redacted: r.redacted === 1,
+      })),
+      next: more && last ? { createdAt: last.created_at, seq: last.seq } : null,
+    };
+  }
+
+  /**
+   * Sandbox load tests: `count` outbound SMS records spread evenly over the window, recorded without
+   * a charge to the balance, with the fields a real submission records.
+   */
+  seedUsage(seed: UsageSeed): number {
+    const row = this.row();
+    if (!row) return 0;
+    const step = (seed.to - seed.from) / seed.count;
+    for (let i = 0; i < seed.count; i++) {
+      const at = Math.floor(seed.from + i * step);
+      const id = `SEED${at.toString(16).toUpperCase()}${String(i).padStart(6, '0')}`.slice(-16);
+      const to = `4477009${String(i % 1000).padStart(5, '0')}`;
+      this.sql.exec(
+        `INSERT INTO usage (id, product, direction, amount, balance_after, created_at, record)
+         VALUES (?, 'SMS', 'outbound', ?, ?, ?, ?)`,
+        id,
+        SEED_PRICE,
+        row.balance,
+        at,
+        JSON.stringify({
+          message_id: id,
+          client_ref: null,
+          account_ref: null,
+          direction: 'outbound',
+          from: 'Acme',
+          to,
+          text: `Seeded message ${i}`,
+          type: 'text',
+          part: 1,
+          country: 'GB',
+          country_name: 'United Kingdom',
+          network: '23410',
+          network_name: 'Telefonica UK Limited',
+          price: '0.03330000',
+          currency: 'EUR',
+          status: 'delivered',
+          date_received: new Date(at).toISOString(),
+        }),
+      );
+    }
+    return seed.count;
   }
 
   /** Replaces the personal fields of a transaction's usage records; false when there are none. */

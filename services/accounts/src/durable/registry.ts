@@ -43,6 +43,17 @@ export class Registry extends DurableObject<Env> {
       .map((r) => r.api_key);
   }
 
+  /** The secondary accounts of a primary account. */
+  secondariesOf(primaryApiKey: string): string[] {
+    return this.sql
+      .exec<{ api_key: string }>(
+        'SELECT api_key FROM accounts WHERE primary_api_key = ? ORDER BY created_at, api_key',
+        primaryApiKey,
+      )
+      .toArray()
+      .map((r) => r.api_key);
+  }
+
   registerApplication(id: string, apiKey: string): void {
     this.sql.exec('INSERT OR REPLACE INTO applications (id, api_key) VALUES (?, ?)', id, apiKey);
   }
