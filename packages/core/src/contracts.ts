@@ -286,3 +286,24 @@ export interface UsageReportingRpc {
 export interface RedactableRpc {
   redactTransaction(apiKey: string, id: string, type?: 'inbound' | 'outbound'): Promise<boolean>;
 }
+
+/** What the voice service offers the gateway's sandbox: the simulated callee of a call, and reset. */
+export interface VoiceRpc {
+  /**
+   * Steers the callee of a call (`POST /_sandbox/calls/:uuid`): answer, busy, reject, voicemail
+   * (`machine`), hang up, press keys or speak. Refused when the call is not in a state to take it.
+   */
+  control(
+    uuid: string,
+    control:
+      | { action: 'answer' | 'busy' | 'reject' | 'machine' | 'hangup' }
+      | { action: 'dtmf'; digits: string }
+      | { action: 'speech'; text: string },
+  ): Promise<
+    | { ok: true; status: string; consumed: boolean }
+    | { ok: false; reason: 'not-found' | 'invalid-state'; detail: string }
+  >;
+  /** The sandbox's view of a call: its status history, timers, running action and timeline. */
+  inspect(uuid: string): Promise<JsonObject | null>;
+  reset(): Promise<void>;
+}

@@ -1,3 +1,4 @@
+export * from './calls';
 export * from './countries';
 export * from './directory';
 export * from './encoding';

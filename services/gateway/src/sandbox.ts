@@ -6,6 +6,7 @@ import {
   rpc,
   type SmsRpc,
   type UsageReportingRpc,
+  type VoiceRpc,
   validate,
   WEBHOOK_KINDS,
   type WebhookKind,
@@ -158,6 +159,42 @@ interface Resettable {
   reset(): Promise<void>;
 }
 
+const callControl = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.enum(['answer', 'busy', 'reject', 'machine', 'hangup']) }),
+    z.object({ action: z.literal('dtmf'), digits: z.string().regex(/^[0-9*#]{1,64}$/) }),
+    z.object({ action: z.literal('speech'), text: z.string().min(1).max(1000) }),
+  ],
+  { error: 'action must be one of answer, busy, reject, machine, hangup, dtmf, speech' },
+);
+
+/**
+ * Steers the simulated callee of a call: answer, busy, reject, voicemail (`machine`) while it rings;
+ * hang up, press keys (`dtmf` with `digits`) or speak (`speech` with `text`) once it is answered.
+ * Answers 200 `{uuid, status, consumed}` (`consumed`: whether a running `input` or `record` took the
+ * keys or words), 404 for an unknown call, 409 when the call is not in a state to take the action.
+ */
+sandbox.post('/calls/:uuid', validate('json', callControl), async (c) => {
+  const uuid = c.req.param('uuid');
+  const result = await rpc<VoiceRpc>(c.env.VOICE).control(uuid, c.req.valid('json'));
+  if (!result.ok) {
+    throw new ApiError({
+      kind: result.reason === 'not-found' ? 'not-found' : 'conflict',
+      detail: result.detail,
+    });
+  }
+  return c.json({ uuid, status: result.status, consumed: result.consumed });
+});
+
+/** What the simulated network knows of a call: status history, timers, running action, timeline. */
+sandbox.get('/calls/:uuid', async (c) => {
+  const uuid = c.req.param('uuid');
+  const view = await rpc<VoiceRpc>(c.env.VOICE).inspect(uuid);
+  if (!view) throw new ApiError({ kind: 'not-found', detail: `Call '${uuid}' was not found` });
+  return c.json(view);
+});
+
 /** Wipes the state of every family in this deployment. */
 sandbox.post('/reset', async (c) => {
   await Promise.all([
@@ -165,6 +202,7 @@ sandbox.post('/reset', async (c) => {
     rpc<NumbersRpc>(c.env.NUMBERS).reset(),
     rpc<WebhooksRpc>(c.env.WEBHOOKS).reset(),
     rpc<SmsRpc>(c.env.SMS).reset(),
+    rpc<VoiceRpc>(c.env.VOICE).reset(),
     rpc<Resettable>(c.env.REPORTS).reset(),
     rpc<Resettable>(c.env.VERIFY).reset(),
   ]);

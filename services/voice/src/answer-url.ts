@@ -1,0 +1,128 @@
+import { type NccoParse, parseNccoText } from './ncco';
+
+/** An answer webhook: where to ask for an NCCO, and the call it is for. */
+export interface AnswerRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  /** `to`, `from`, `uuid`, `conversation_uuid` (vendor's answer webhook fields). */
+  params: Record<string, string>;
+}
+
+/** Who signs an answer webhook: the account's signature secret, for its application. */
+export interface AnswerSigner {
+  apiKey: string;
+  applicationId: string;
+  secret: string;
+}
+
+/** The vendor waits 5 s for an answer and tries three times in all. */
+const ANSWER_TIMEOUT_MS = 5000;
+const ANSWER_ATTEMPTS = 3;
+/** Statuses worth another attempt: the receiver is overloaded or a gateway timed out. */
+const RETRY_STATUSES = new Set([429, 503, 504]);
+/** NCCOs are small; anything larger is not one. */
+const MAX_NCCO_BYTES = 256 * 1024;
+
+/**
+ * Asks an answer URL for an NCCO and validates it. Runs in the worker, never in a Durable Object
+ * (DESIGN.md: a client URL is not called from one); the call leg reaches it through the
+ * `NCCO_FETCHER` binding. Never throws: every failure is a reason for the error event.
+ *
+ * @example
+ * await fetchNcco({ url: 'https://example.com/answer', method: 'GET', params: { uuid, conversation_uuid, from, to } })
+ */
+export async function fetchNcco(
+  request: AnswerRequest,
+  fetcher: typeof fetch = fetch,
+  signer: AnswerSigner | null = null,
+): Promise<NccoParse> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  const init: RequestInit = { method: request.method, redirect: 'follow', headers };
+  let body = '';
+  if (request.method === 'GET') {
+    for (const [name, value] of Object.entries(request.params)) url.searchParams.set(name, value);
+  } else {
+    body = JSON.stringify(request.params);
+    headers['content-type'] = 'application/json';
+    init.body = body;
+  }
+  if (signer) headers['authorization'] = `Bearer ${await signedWebhookJwt(signer, body)}`;
+  let failure = 'answer_url could not be reached';
+  for (let attempt = 1; attempt <= ANSWER_ATTEMPTS; attempt++) {
+    let response: Response;
+    try {
+      response = await fetcher(url.toString(), { ...init, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+    } catch (err) {
+      failure =
+        err instanceof Error && err.name === 'TimeoutError'
+          ? `answer_url did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`
+          : 'answer_url could not be reached';
+      continue;
+    }
+    if (RETRY_STATUSES.has(response.status)) {
+      await response.body?.cancel();
+      failure = `answer_url answered HTTP ${response.status}`;
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      return notNcco(`answer_url answered HTTP ${response.status}`);
+    }
+    const text = await response.text();
+    if (text.length > MAX_NCCO_BYTES) return notNcco('answer_url answered more than 256 KB');
+    return parseNccoText(text);
+  }
+  return notNcco(failure);
+}
+
+function notNcco(reason: string): NccoParse {
+  return { ok: false, reason, invalidParameters: [{ name: 'answer_url', reason }] };
+}
+
+const encoder = new TextEncoder();
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * The token of a signed voice webhook, as the webhooks service puts on call events: HS256 over the
+ * account's signature secret with `api_key`, `application_id`, `iat`, `jti`, `iss` and the hex
+ * SHA-256 `payload_hash` of the body sent (of the empty string for a GET).
+ *
+ * @example
+ * await signedWebhookJwt({ apiKey, applicationId, secret }, '') // 'eyJhbGciOiJIUzI1NiIs...'
+ */
+export async function signedWebhookJwt(
+  signer: AnswerSigner,
+  body: string,
+  now = Date.now(),
+): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(body)));
+  const payloadHash = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const header = base64Url(encoder.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
+  const claims = base64Url(
+    encoder.encode(
+      JSON.stringify({
+        api_key: signer.apiKey,
+        application_id: signer.applicationId,
+        payload_hash: payloadHash,
+        iat: Math.floor(now / 1000),
+        jti: crypto.randomUUID(),
+        iss: 'Vonage',
+      }),
+    ),
+  );
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(signer.secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(`${header}.${claims}`));
+  return `${header}.${claims}.${base64Url(new Uint8Array(signature))}`;
+}

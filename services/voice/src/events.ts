@@ -1,0 +1,158 @@
+import { type Amount, formatAmount, type JsonObject } from '@comms/core';
+import { type CallEndpoint, endpointAddress } from './endpoints';
+
+/** Call statuses (spec 3.2). */
+export const CALL_STATUSES = [
+  'started',
+  'ringing',
+  'answered',
+  'machine',
+  'completed',
+  'busy',
+  'cancelled',
+  'failed',
+  'rejected',
+  'timeout',
+  'unanswered',
+] as const;
+
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Who ended an answered call: the platform (API, timers, end of the NCCO) or the callee. */
+export type DisconnectedBy = 'platform' | 'user';
+
+/** The identity every event of a leg carries. */
+export interface LegIdentity {
+  uuid: string;
+  conversationUuid: string;
+  from: CallEndpoint;
+  to: CallEndpoint;
+  direction: 'outbound' | 'inbound';
+}
+
+/** Event timestamps: ISO 8601 with milliseconds, as the vendor sends them. */
+export function isoTime(at: number): string {
+  return new Date(at).toISOString();
+}
+
+/**
+ * The call object's `start_time`/`end_time` format (spec 2.9): `YYYY-MM-DD HH:MM:SS`, UTC.
+ *
+ * @example
+ * callTime(Date.UTC(2020, 0, 1, 12)) // '2020-01-01 12:00:00'
+ */
+export function callTime(at: number): string {
+  return isoTime(at).slice(0, 19).replace('T', ' ');
+}
+
+/** The fields every status event has (vendor's event webhook reference). */
+function baseEvent(leg: LegIdentity, status: CallStatus, at: number): JsonObject {
+  return {
+    from: endpointAddress(leg.from),
+    to: endpointAddress(leg.to),
+    uuid: leg.uuid,
+    conversation_uuid: leg.conversationUuid,
+    status,
+    direction: leg.direction,
+    timestamp: isoTime(at),
+  };
+}
+
+/** What a completed call adds to its event: the bill. */
+export interface CallSummary {
+  startedAt: number;
+  endedAt: number;
+  durationSeconds: number;
+  rate: Amount;
+  price: Amount;
+  network: string;
+  disconnectedBy: DisconnectedBy;
+}
+
+/**
+ * The event of a status change. `answered` carries the empty `start_time`, `rate` and `network` of
+ * the reference; `machine` also the older `call_uuid`; `completed` the bill; the statuses of a call
+ * that did not connect a `detail` when the network gave one.
+ *
+ * @example
+ * statusEvent(leg, 'ringing', Date.now()) // { from, to, uuid, conversation_uuid, status: 'ringing', direction, timestamp }
+ */
+export function statusEvent(
+  leg: LegIdentity,
+  status: CallStatus,
+  at: number,
+  extra: { detail?: string | null; summary?: CallSummary } = {},
+): JsonObject {
+  const base = baseEvent(leg, status, at);
+  if (status === 'answered') return { ...base, start_time: null, rate: null, network: null };
+  if (status === 'machine') return { ...base, call_uuid: leg.uuid };
+  if (status === 'completed' && extra.summary) {
+    const s = extra.summary;
+    return {
+      ...base,
+      start_time: isoTime(s.startedAt),
+      end_time: isoTime(s.endedAt),
+      duration: String(s.durationSeconds),
+      rate: formatAmount(s.rate),
+      price: formatAmount(s.price),
+      network: s.network,
+      disconnected_by: s.disconnectedBy,
+    };
+  }
+  return extra.detail ? { ...base, detail: extra.detail } : base;
+}
+
+/** The error event (reference "Errors"): what went wrong, for the conversation. */
+export function errorEvent(leg: LegIdentity, reason: string, at: number): JsonObject {
+  return { reason, conversation_uuid: leg.conversationUuid, timestamp: isoTime(at) };
+}
+
+/** The transfer event: the leg moved to a new NCCO. */
+export function transferEvent(leg: LegIdentity, at: number): JsonObject {
+  return {
+    conversation_uuid_from: leg.conversationUuid,
+    conversation_uuid_to: leg.conversationUuid,
+    uuid: leg.uuid,
+    timestamp: isoTime(at),
+  };
+}
+
+/** What an `input` action collected. */
+export interface InputResult {
+  dtmf?: { digits: string; timed_out: boolean };
+  speech?: { results: { text: string; confidence: string }[] } | { timeout_reason: string };
+}
+
+/** The input event, sent to the action's `eventUrl` when an `input` finishes. */
+export function inputEvent(leg: LegIdentity, result: InputResult, at: number): JsonObject {
+  return {
+    from: endpointAddress(leg.from),
+    to: endpointAddress(leg.to),
+    ...(result.dtmf ? { dtmf: result.dtmf } : {}),
+    ...(result.speech ? { speech: result.speech as unknown as JsonObject } : {}),
+    uuid: leg.uuid,
+    conversation_uuid: leg.conversationUuid,
+    timestamp: isoTime(at),
+  };
+}
+
+/** Bytes a simulated recording takes per second (128 kbit/s). */
+const RECORDING_BYTES_PER_SECOND = 16_000;
+
+/** The record event, sent when a recording ends: where to fetch it. */
+export function recordEvent(
+  leg: LegIdentity,
+  recording: { uuid: string; startedAt: number; url: string },
+  at: number,
+): JsonObject {
+  const seconds = Math.max(1, Math.ceil((at - recording.startedAt) / 1000));
+  return {
+    start_time: isoTime(recording.startedAt),
+    recording_url: recording.url,
+    size: seconds * RECORDING_BYTES_PER_SECOND,
+    recording_uuid: recording.uuid,
+    end_time: isoTime(at),
+    conversation_uuid: leg.conversationUuid,
+    timestamp: isoTime(at),
+  };
+}
