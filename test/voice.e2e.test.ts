@@ -70,7 +70,7 @@ async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms 
 }
 
 /** An account with a voice application; the client signs its JWTs with the application's key. */
-async function voiceAccount(init: Record<string, unknown> = {}) {
+async function voiceAccount(init: Record<string, unknown> = {}, application: Record<string, unknown> = {}) {
   const account = await newAccount(init);
   const res = await fetch(`${stack.url}/v2/applications`, {
     method: 'POST',
@@ -78,7 +78,7 @@ async function voiceAccount(init: Record<string, unknown> = {}) {
       authorization: basic(account.api_key, account.api_secret),
       'content-type': 'application/json',
     },
-    body: JSON.stringify({ name: 'voice e2e' }),
+    body: JSON.stringify({ name: 'voice e2e', ...application }),
   });
   expect(res.status).toBe(201);
   const app = (await res.json()) as { id: string; keys: { private_key: string } };
@@ -550,6 +550,25 @@ describe('listing calls', () => {
     expect(window.count).toBe(3);
     expect((await lister.voice.search({ dateEnd: '2000-01-01T00:00:00Z' } as never)).count).toBe(0);
     await lister.voice.hangupCall(uuids[2]!);
+  });
+});
+
+describe("the application's webhooks", () => {
+  it('sends events to the application event_url when the create body has none', async () => {
+    const owner = await voiceAccount(
+      {},
+      {
+        capabilities: {
+          voice: { webhooks: { event_url: { address: `${server.url}/app-events`, http_method: 'POST' } } },
+        },
+      },
+    );
+    const created = await owner.voice.createOutboundCall({
+      to: phone('447700900400'),
+      from: FROM,
+      ncco: [{ action: 'talk', text: 'x' }],
+    } as never);
+    await untilStatus(server, '/app-events', created.uuid, 'busy');
   });
 });
 

@@ -130,6 +130,13 @@ export interface SandboxAccount {
 /** What the accounts service offers its siblings. */
 export interface AccountsRpc extends CredentialStore {
   identity(apiKey: string): Promise<AccountIdentity | null>;
+  /**
+   * An application's voice webhooks (`answer_url`, `fallback_answer_url`, `event_url`, each
+   * `{address, http_method}`), for calls that name none; null for an unknown application.
+   */
+  applicationVoiceWebhooks(
+    applicationId: string,
+  ): Promise<Partial<Record<'answer_url' | 'fallback_answer_url' | 'event_url', { address: string; http_method: string }>> | null>;
   charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult>;
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult>;
   transact(apiKey: string, request: TransactRequest): Promise<TransactResult>;

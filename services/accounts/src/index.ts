@@ -48,6 +48,21 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
     return credentialStore(this.env).applicationKey(applicationId);
   }
 
+  async applicationVoiceWebhooks(applicationId: string) {
+    const owner = await registryOf(this.env).applicationOwner(applicationId);
+    const app = owner ? await accountOf(this.env, owner).getApplication(applicationId) : null;
+    if (!app) return null;
+    const body = JSON.parse(app.body) as {
+      capabilities?: { voice?: { webhooks?: Record<string, { address: string; http_method: string }> } };
+    };
+    const webhooks = body.capabilities?.voice?.webhooks ?? {};
+    const pick = (name: 'answer_url' | 'fallback_answer_url' | 'event_url') =>
+      webhooks[name]
+        ? { [name]: { address: webhooks[name].address, http_method: webhooks[name].http_method } }
+        : {};
+    return { ...pick('answer_url'), ...pick('fallback_answer_url'), ...pick('event_url') };
+  }
+
   identity(apiKey: string): Promise<AccountIdentity | null> {
     return accountOf(this.env, apiKey).identity();
   }

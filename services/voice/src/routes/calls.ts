@@ -14,7 +14,7 @@ import type { CallEndpoint } from '../endpoints';
 import { urlList } from '../endpoints';
 import { CALL_STATUSES } from '../events';
 import { parseNcco } from '../ncco';
-import { indexOf, legOf, numbers } from '../objects';
+import { accounts, indexOf, legOf, numbers } from '../objects';
 import { legSetup } from '../setup';
 import { leg, notFound, readJson, refused } from './shared';
 
@@ -24,11 +24,9 @@ export const calls = new Hono<FamilyEnv<Env>>();
 calls.post('/v1/calls', async (c) => {
   const auth = authOf(c);
   const body = readCreateBody(await readJson(c));
-  const event = body.event ?? (await applicationEventUrl(auth));
+  const event = body.event ?? (await applicationEventUrl(c.env, auth));
   if (!event) {
-    throw invalid([
-      { name: 'event_url', reason: "Required: this deployment does not read the application's event_url" },
-    ]);
+    throw invalid([{ name: 'event_url', reason: 'Required unless the application has a voice event_url' }]);
   }
   if (!(await indexOf(c.env, auth.apiKey).admit())) {
     throw new ApiError({
@@ -61,14 +59,15 @@ calls.post('/v1/calls', async (c) => {
   return c.json({ uuid, status: 'started', direction: 'outbound', conversation_uuid: conversationUuid }, 201);
 });
 
-/**
- * The application's own `event_url`, used when a create body has none. The accounts service does
- * not offer applications' webhooks to its siblings yet, so a body without `event_url` is refused.
- */
+/** The application's own `event_url`, used when a create body has none (spec 4.7). */
 async function applicationEventUrl(
-  _auth: AuthContext,
+  env: Env,
+  auth: AuthContext,
 ): Promise<{ url: string; method: 'GET' | 'POST' } | null> {
-  return null;
+  if (!auth.applicationId) return null;
+  const event = (await accounts(env).applicationVoiceWebhooks(auth.applicationId))?.event_url;
+  if (!event) return null;
+  return { url: event.address, method: event.http_method === 'GET' ? 'GET' : 'POST' };
 }
 
 /** `random_from_number`: one of the numbers the account links to the calling application. */
