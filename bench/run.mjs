@@ -1,8 +1,8 @@
 // Load benchmark on loopback: a scenario against the whole stack (through the gateway) and the
 // same requests against a bare Hono worker started the same way, in the same run; prints both
 // rates and their ratio. Usage: node bench/run.mjs [scenario] [--duration 10] [--connections 20]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -84,6 +84,36 @@ function load(url, request) {
   });
 }
 
+/** The process and every descendant (wrangler starts workerd as a child). */
+function processTree(pid) {
+  let children = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no children
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Peak resident memory (VmHWM, Linux) of a process tree, in MiB. */
+function peakMemoryMiB(pid) {
+  let kib = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) kib += Number(m[1]);
+    } catch {
+      // gone
+    }
+  }
+  return (kib / 1024).toFixed(0);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'comms-bench-'));
 const stack = await startStack({ port: 8890, token: 'bench-token', stateDir: join(dir, 'state') });
 const bare = await startBare(8891);
@@ -111,6 +141,7 @@ try {
   console.log(
     `ratio      ${(stackResult.requests.average / bareResult.requests.average).toFixed(3)} of the bare worker's rate`,
   );
+  console.log(`stack peak memory ${peakMemoryMiB(stack.child.pid)} MiB resident (wrangler and workerd)`);
 } finally {
   bare.stop();
   await stack.stop();
