@@ -94,6 +94,28 @@ describe('redact through @vonage/redact', () => {
     expect(early.body['instance']).toBeTruthy();
   });
 
+  it('redacts a verify request from the ledger and from the request itself', async () => {
+    const acct = await newAccount({ redact_after_seconds: 0 });
+    const started = await fetch(`${stack.url}/verify/json`, {
+      method: 'POST',
+      headers: { authorization: basic(acct.api_key, acct.api_secret), 'content-type': 'application/json' },
+      body: JSON.stringify({ number: '447700900033', brand: 'Acme' }),
+    });
+    const { request_id } = (await started.json()) as { request_id: string };
+    expect(request_id).toMatch(/^[0-9a-f]{32}$/);
+    const search = async () => {
+      const res = await fetch(`${stack.url}/verify/search/json?request_id=${request_id}`, {
+        headers: { authorization: basic(acct.api_key, acct.api_secret) },
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    expect((await search()).number).toBe('447700900033');
+    await expect(
+      redactClient(acct).redactMessage({ id: request_id, product: ProductType.Verify }),
+    ).resolves.toBeUndefined();
+    expect((await search()).number).toBe('**********');
+  });
+
   it('redacts a number insight lookup from the ledger', async () => {
     const acct = await newAccount({ redact_after_seconds: 0 });
     const res = await fetch(`${stack.url}/ni/basic/json?number=447700900033`, {

@@ -11,8 +11,8 @@ export interface RedactTarget {
 }
 
 /**
- * The products of spec 2.15. A family whose binding this deployment lacks (voice, verify and
- * messages until they offer `redactTransaction`) has its ledger records scrubbed and nothing else;
+ * The products of spec 2.15. A family whose binding this deployment lacks (messages, until it is
+ * built and offers `redactTransaction`) has its ledger records scrubbed and nothing else;
  * a transaction the ledger does not know is `invalid-id` whatever the product.
  */
 export const REDACT_PRODUCTS = {

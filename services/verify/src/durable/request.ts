@@ -63,6 +63,9 @@ const RANDOM: Randomness = {
 };
 
 /** A failed job is tried again after 5 s, doubling, at most every 5 minutes. */
+/** What replaces personal data on redaction, as the ledger writes it. */
+const REDACTED = '**********';
+
 function retryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** attempts, 300_000);
 }
@@ -134,6 +137,18 @@ export class VerifyRequest extends DurableObject<Env> {
     this.save(transition);
     await this.catchUp();
     return { facts: loaded.facts, state: transition.state };
+  }
+
+  /**
+   * Replaces the destination number in the account's request (redact); false when the account made
+   * no such request. The number's lock keeps its own name and lapses by its alarm.
+   */
+  redact(apiKey: string): boolean {
+    const loaded = this.load(apiKey);
+    if (!loaded) return false;
+    const facts: RequestFacts = { ...loaded.facts, number: REDACTED };
+    this.sql.exec('UPDATE request SET facts = ?', JSON.stringify(facts));
+    return true;
   }
 
   /** Whatever time has done since, then the work left over. */
