@@ -34,6 +34,11 @@ export default class extends WorkerEntrypoint {
     log(apiKey, { kind: 'charge', ...request });
     return { ok: true, balance: 0, recordId: 1 };
   }
+  amendUsage(apiKey, request) {
+    const charge = (entries.get(apiKey) ?? []).find((e) => e.kind === 'charge' && e.id === request.id);
+    if (charge) charge.record = { ...charge.record, ...request.record };
+    return charge !== undefined;
+  }
   refund(apiKey, request) {
     log(apiKey, { kind: 'refund', ...request });
     return { ok: true, balance: 0, recordId: 1 };

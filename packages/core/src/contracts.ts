@@ -140,6 +140,11 @@ export interface AccountsRpc extends CredentialStore {
   charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult>;
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult>;
   transact(apiKey: string, request: TransactRequest): Promise<TransactResult>;
+  /**
+   * Brings the report fields of a transaction's charge up to date (a verify request's final status,
+   * say); fields already redacted stay redacted. False when the ledger has no such charge.
+   */
+  amendUsage(apiKey: string, request: { product: Product; id: string; record: JsonObject }): Promise<boolean>;
   usage(apiKey: string, query: UsageQuery): Promise<UsageRecord[]>;
   /** Scrubs personal data from the usage records of a transaction; false when none exist. */
   redactUsage(apiKey: string, id: string, product: Product): Promise<boolean>;

@@ -75,6 +75,18 @@ export default class AccountsService extends WorkerEntrypoint<Env> implements Ac
     return accountOf(this.env, apiKey).transact(request);
   }
 
+  amendUsage(
+    apiKey: string,
+    request: { product: Product; id: string; record: JsonObject },
+  ): Promise<boolean> {
+    return accountOf(this.env, apiKey).amendUsage(
+      request.product,
+      request.id,
+      request.record,
+      PERSONAL_FIELDS,
+    );
+  }
+
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult> {
     return accountOf(this.env, apiKey).refund(request);
   }

@@ -98,6 +98,36 @@ describe('the usage ledger over RPC', () => {
     expect(await worker.redactUsage(acct.api_key, 'nothing', 'VOICE-CALL')).toBe(false);
   });
 
+  it("amends a charge's report fields, keeping redacted ones redacted", async () => {
+    const acct = await newAccount();
+    await worker.charge(acct.api_key, {
+      product: 'VERIFY-API',
+      id: 'req-1',
+      amount: 0,
+      record: { to: '447700900001', verify_status: 'IN PROGRESS' },
+    });
+    expect(
+      await worker.amendUsage(acct.api_key, {
+        product: 'VERIFY-API',
+        id: 'req-1',
+        record: { verify_status: 'SUCCESS' },
+      }),
+    ).toBe(true);
+    const [row] = await worker.usage(acct.api_key, { product: 'VERIFY-API', ids: ['req-1'] });
+    expect(row?.record).toEqual({ to: '447700900001', verify_status: 'SUCCESS' });
+    await worker.redactUsage(acct.api_key, 'req-1', 'VERIFY-API');
+    await worker.amendUsage(acct.api_key, {
+      product: 'VERIFY-API',
+      id: 'req-1',
+      record: { to: '447700900001', verify_status: 'FAILED' },
+    });
+    const [after] = await worker.usage(acct.api_key, { product: 'VERIFY-API', ids: ['req-1'] });
+    expect(after?.record).toEqual({ to: '**********', verify_status: 'FAILED' });
+    expect(await worker.amendUsage(acct.api_key, { product: 'VERIFY-API', id: 'nope', record: {} })).toBe(
+      false,
+    );
+  });
+
   it('grants throughput up to the account setting within any second', async () => {
     const acct = await newAccount({ settings: { 'max-outbound-request': 3 } });
     const grants = await Promise.all(

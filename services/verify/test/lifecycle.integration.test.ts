@@ -114,9 +114,9 @@ describe('checking a code', () => {
     expect(item['status']).toBe('FAILED');
     expect(item['price']).toBe('0.00000000');
     expect(item['checks']).toHaveLength(4);
-    // The held price is given back.
+    // The held price is given back, and the charge's report fields show the final status.
     expect((await ledger(key)).map((e) => [e.kind, e.amount, e.record['verify_status']])).toEqual([
-      ['charge', 10_000_000, 'IN PROGRESS'],
+      ['charge', 10_000_000, 'FAILED'],
       ['refund', 10_000_000, 'FAILED'],
     ]);
   });
@@ -183,7 +183,7 @@ describe('time (alarms)', () => {
       date_finalized: expect.stringMatching(SEARCH_DATE),
     });
     expect((await ledger(key)).map((e) => [e.kind, e.record['verify_status']])).toEqual([
-      ['charge', 'IN PROGRESS'],
+      ['charge', 'EXPIRED'],
       ['refund', 'EXPIRED'],
     ]);
     expect((await call('check/', key, { request_id: id, code: await latestCode(number) }))['status']).toBe(

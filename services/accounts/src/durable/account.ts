@@ -417,6 +417,22 @@ export class Account extends DurableObject<Env> {
     return { ok: true, balances, settings: this.settings()! };
   }
 
+  amendUsage(product: Product, id: string, fields: JsonObject, personalFields: string[]): boolean {
+    const rows = this.sql
+      .exec<{ seq: number; record: string; redacted: number }>(
+        'SELECT seq, record, redacted FROM usage WHERE id = ? AND product = ? AND amount >= 0',
+        id,
+        product,
+      )
+      .toArray();
+    for (const row of rows) {
+      const record = { ...(JSON.parse(row.record) as JsonObject), ...fields };
+      if (row.redacted === 1) for (const f of personalFields) if (f in record) record[f] = '**********';
+      this.sql.exec('UPDATE usage SET record = ? WHERE seq = ?', JSON.stringify(record), row.seq);
+    }
+    return rows.length > 0;
+  }
+
   refund(request: RefundRequest): ChargeResult {
     const row = this.row();
     if (!row) return { ok: false, reason: 'no-account', balance: 0 };

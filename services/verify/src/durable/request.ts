@@ -275,8 +275,15 @@ export class VerifyRequest extends DurableObject<Env> {
    * is one charge in the reports, costing what the request cost.
    */
   private async settleLedger(facts: RequestFacts, state: RequestState): Promise<void> {
+    const ledger = accounts(this.env);
+    // The charge made with the request carries its report fields: bring them to the final status.
+    await ledger.amendUsage(facts.apiKey, {
+      product: 'VERIFY-API',
+      id: facts.requestId,
+      record: usageRecord(facts, state),
+    });
     if (state.status === 'SUCCESS') return;
-    const result = await accounts(this.env).refund(facts.apiKey, {
+    const result = await ledger.refund(facts.apiKey, {
       product: 'VERIFY-API',
       direction: 'outbound',
       id: facts.requestId,
