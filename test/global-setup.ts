@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error: a plain ES module shared with `pnpm dev`.
 import { ensureDemo, startStack } from '../scripts/stack.mjs';
+import { freePort } from './ports';
 
 export interface StackInfo {
   url: string;
@@ -16,18 +16,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** Starts the whole stack, exactly as `pnpm dev` does, on a free port with fresh state. */

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Accounts } from '@vonage/accounts';
@@ -8,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `pnpm dev`.
 import { startStack } from '../scripts/stack.mjs';
 import { type Account, basic, newAccount, sdkOptions, stack } from './helpers';
+import { freePort } from './ports';
 
 type Body = Record<string, unknown>;
 
@@ -371,18 +371,6 @@ describe('verify over raw HTTP', () => {
     });
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 describe('durability', () => {
   it('keeps a request in flight across a restart of the stack', async () => {

@@ -1,6 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `pnpm dev`.
 import { startStack } from '../scripts/stack.mjs';
 import { newAccount, stack, startReceiver } from './helpers';
+import { freePort } from './ports';
 
 interface Delivery {
   id: string;
@@ -159,16 +159,6 @@ describe('webhook delivery (through the sandbox test webhook)', () => {
     expect((await sandbox('/webhooks?kind=bogus&api_key=x')).status).toBe(400);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('webhook retries across a restart', () => {
   it('loses nothing when the stack stops in the middle of retrying', async () => {

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { migrate, type OwnedNumber } from '@comms/core';
+import { likeArgument, MSISDN_LIKE } from './pattern';
 
 const MIGRATIONS = [
   `CREATE TABLE holdings (
@@ -133,15 +134,8 @@ export class Holdings extends DurableObject<Env> {
     if (filter.hasApplication !== undefined)
       where.push(filter.hasApplication ? "app_id != ''" : "app_id = ''");
     if (filter.pattern) {
-      where.push("msisdn LIKE ? ESCAPE '\\'");
-      const escaped = filter.pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-      args.push(
-        filter.searchPattern === 0
-          ? `${escaped}%`
-          : filter.searchPattern === 2
-            ? `%${escaped}`
-            : `%${escaped}%`,
-      );
+      where.push(MSISDN_LIKE);
+      args.push(likeArgument(filter.pattern, filter.searchPattern));
     }
     const clause = where.join(' AND ');
     const count = this.sql

@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { migrate } from '@comms/core';
 import { type Feature, generatePool, type RentalType } from '../inventory';
+import { likeArgument, MSISDN_LIKE } from './pattern';
 
 const MIGRATIONS = [
   `CREATE TABLE numbers (
@@ -77,15 +78,8 @@ export class NumberPool extends DurableObject<Env> {
       args.push(filter.type);
     }
     if (filter.pattern) {
-      where.push("msisdn LIKE ? ESCAPE '\\'");
-      const escaped = filter.pattern.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-      args.push(
-        filter.searchPattern === 0
-          ? `${escaped}%`
-          : filter.searchPattern === 2
-            ? `%${escaped}`
-            : `%${escaped}%`,
-      );
+      where.push(MSISDN_LIKE);
+      args.push(likeArgument(filter.pattern, filter.searchPattern));
     }
     for (const feature of filter.features) {
       where.push("(',' || features || ',') LIKE ?");
