@@ -392,6 +392,39 @@ describe.concurrent('steering a call from the sandbox', () => {
     );
   });
 
+  it("follows the NCCO an input's eventUrl answers with (an IVR menu)", async () => {
+    const va = await voiceAccount();
+    server.answers.set('/ivr', {
+      status: 200,
+      body: JSON.stringify([{ action: 'talk', text: 'You chose the billing menu' }]),
+    });
+    const created = await va.voice.createOutboundCall({
+      to: phone('447700900402'),
+      from: FROM,
+      ncco: [
+        { action: 'input', type: ['dtmf'], dtmf: { maxDigits: 1 }, eventUrl: [`${server.url}/ivr`] },
+        { action: 'talk', text: 'Replaced, never said' },
+      ],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    await untilStatus(server, '/event', created.uuid, 'ringing');
+    await sandboxCall(created.uuid, { action: 'answer' });
+    await sandboxCall(created.uuid, { action: 'dtmf', digits: '2' });
+    const spoken = async () => {
+      const res = await fetch(`${stack.url}/_sandbox/handsets/447700900402/messages`, {
+        headers: { authorization: `Bearer ${stack.token}` },
+      });
+      return ((await res.json()) as { messages: { text: string }[] }).messages.map((m) => m.text);
+    };
+    const heard = await until(spoken, (texts) => texts.some((t) => t.includes('You chose the billing menu')));
+    expect(heard.some((t) => t.includes('You chose the billing menu'))).toBe(true);
+    expect(server.events('/ivr').find((x) => x['uuid'] === created.uuid)).toMatchObject({
+      dtmf: { digits: '2', timed_out: false },
+    });
+    expect(heard.some((t) => t.includes('Replaced, never said'))).toBe(false);
+    await sandboxCall(created.uuid, { action: 'hangup' });
+  });
+
   it('connects a second leg in the same conversation, and goes on when it hangs up', async () => {
     const va = await voiceAccount();
     const created = await va.voice.createOutboundCall({

@@ -1,11 +1,12 @@
+import type { JsonObject } from '@comms/core';
 import { type NccoParse, parseNccoText } from './ncco';
 
 /** An answer webhook: where to ask for an NCCO, and the call it is for. */
 export interface AnswerRequest {
   url: string;
   method: 'GET' | 'POST';
-  /** `to`, `from`, `uuid`, `conversation_uuid` (vendor's answer webhook fields). */
-  params: Record<string, string>;
+  /** `to`, `from`, `uuid`, `conversation_uuid` (the answer webhook), or an input's result. */
+  params: JsonObject;
 }
 
 /** Who signs an answer webhook: the account's signature secret, for its application. */
@@ -41,7 +42,9 @@ export async function fetchNcco(
   const init: RequestInit = { method: request.method, redirect: 'follow', headers };
   let body = '';
   if (request.method === 'GET') {
-    for (const [name, value] of Object.entries(request.params)) url.searchParams.set(name, value);
+    for (const [name, value] of Object.entries(request.params)) {
+      url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+    }
   } else {
     body = JSON.stringify(request.params);
     headers['content-type'] = 'application/json';

@@ -65,7 +65,7 @@ export interface Recording {
 /** What the current NCCO action waits for. */
 export type Waiting =
   /** The answer URL's NCCO (`generation` tells a late answer from the current one). */
-  | { kind: 'fetch'; generation: number }
+  | { kind: 'fetch'; generation: number; afterInput?: boolean }
   /** A timed action (`talk`, `stream`, `wait`): the `action` timer. */
   | { kind: 'timer' }
   /** An action that runs until the call ends (`talk`/`stream` with `loop` 0, `conversation`, a connected leg). */
@@ -124,7 +124,12 @@ export interface CallState {
 /** What the Durable Object must do after a transition, in order. */
 export type CallEffect =
   | { kind: 'webhook'; target: Target; body: JsonObject }
-  | { kind: 'fetch-ncco'; generation: number }
+  /** Fetch an NCCO: the answer URL's, or with `request` an input result's reply from its `eventUrl`. */
+  | {
+      kind: 'fetch-ncco';
+      generation: number;
+      request?: { url: string; method: 'GET' | 'POST'; body: JsonObject };
+    }
   | { kind: 'say'; text: string }
   | { kind: 'connect'; uuid: string; action: ConnectAction }
   | { kind: 'hangup-leg'; uuid: string }
@@ -593,7 +598,9 @@ class Run {
     if (!isLive(this.state) || waiting?.kind !== 'fetch' || waiting.generation !== generation) {
       return { ok: true, consumed: false };
     }
-    this.log('answer_url returned an NCCO', { actions: actions.length });
+    this.log(waiting.afterInput ? 'input eventUrl returned an NCCO' : 'answer_url returned an NCCO', {
+      actions: actions.length,
+    });
     this.load(actions, at);
     return { ok: true, consumed: true };
   }
@@ -602,6 +609,11 @@ class Run {
     const waiting = this.state.program.waiting;
     if (!isLive(this.state) || waiting?.kind !== 'fetch' || waiting.generation !== generation) {
       return { ok: true, consumed: false };
+    }
+    if (waiting.afterInput) {
+      this.log('input eventUrl returned no NCCO; the call goes on', { reason });
+      this.nextAction(at);
+      return { ok: true, consumed: true };
     }
     this.log('answer_url failed', { reason });
     this.emit(errorEvent(this.state.setup, reason, at));
@@ -720,8 +732,21 @@ class Run {
   finishInput(result: InputResult, at: number) {
     const waiting = this.state.program.waiting;
     if (waiting?.kind !== 'input') return;
-    this.emit(inputEvent(this.state.setup, result, at), waiting.target ?? this.state.setup.event);
-    this.nextAction(at);
+    const event = inputEvent(this.state.setup, result, at);
+    if (!waiting.target) {
+      this.emit(event, this.state.setup.event);
+      this.nextAction(at);
+      return;
+    }
+    // The input's own eventUrl answers synchronously: an NCCO it returns replaces the call's, and
+    // anything else lets the current NCCO go on (the vendor's IVR behaviour).
+    const generation = ++this.state.program.generation;
+    this.state.program.waiting = { kind: 'fetch', generation, afterInput: true };
+    this.effects.push({
+      kind: 'fetch-ncco',
+      generation,
+      request: { url: waiting.target.url, method: waiting.target.method, body: event },
+    });
   }
 
   startRecord(action: RecordAction, at: number): boolean {

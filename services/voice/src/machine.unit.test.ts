@@ -259,7 +259,7 @@ describe('the NCCO', () => {
     expect(events.at(-1)).toMatchObject({ status: 'completed', duration: '0' });
   });
 
-  it('input: posts the digits the callee pressed to the action eventUrl, then moves on', () => {
+  it('input: posts the digits to the action eventUrl and goes on when it answers no NCCO', () => {
     const call = answered([
       {
         action: 'input',
@@ -270,17 +270,44 @@ describe('the NCCO', () => {
       { action: 'talk', text: 'thanks' },
     ]);
     expect(call.send({ kind: 'dtmf', digits: '12#9' }).outcome).toEqual({ ok: true, consumed: true });
-    expect(call.webhooks('https://example.com/input')).toEqual([
-      {
-        from: '447700900999',
-        to: '447700900001',
-        dtmf: { digits: '12', timed_out: false },
-        uuid: call.state.setup.uuid,
-        conversation_uuid: call.state.setup.conversationUuid,
-        timestamp: new Date(T0 + 3000).toISOString(),
+    const fetch = call.effects.filter((e) => e.kind === 'fetch-ncco').at(-1);
+    expect(fetch).toMatchObject({
+      request: {
+        url: 'https://example.com/input',
+        method: 'POST',
+        body: {
+          from: '447700900999',
+          to: '447700900001',
+          dtmf: { digits: '12', timed_out: false },
+          uuid: call.state.setup.uuid,
+          conversation_uuid: call.state.setup.conversationUuid,
+          timestamp: new Date(T0 + 3000).toISOString(),
+        },
       },
-    ]);
+    });
+    // The result goes to the eventUrl synchronously, not through the webhook queue.
+    expect(call.webhooks('https://example.com/input')).toEqual([]);
+    const generation = fetch?.kind === 'fetch-ncco' ? fetch.generation : -1;
+    expect(call.send({ kind: 'ncco-error', generation, reason: 'answered no NCCO' }).outcome).toEqual({
+      ok: true,
+      consumed: true,
+    });
+    expect(call.state.status).toBe('answered');
     expect(call.state.program.index).toBe(1);
+  });
+
+  it("input: an NCCO answered by the eventUrl replaces the call's", () => {
+    const call = answered([
+      { action: 'input', type: ['dtmf'], dtmf: { maxDigits: 1 }, eventUrl: ['https://example.com/input'] },
+      { action: 'talk', text: 'never said' },
+    ]);
+    call.send({ kind: 'dtmf', digits: '2' });
+    const fetch = call.effects.filter((e) => e.kind === 'fetch-ncco').at(-1);
+    const generation = fetch?.kind === 'fetch-ncco' ? fetch.generation : -1;
+    call.send({ kind: 'ncco', generation, actions: [{ action: 'talk', text: 'you chose two' }] });
+    const said = call.effects.filter((e) => e.kind === 'say').map((e) => (e.kind === 'say' ? e.text : ''));
+    expect(said).toContain('you chose two');
+    expect(said).not.toContain('never said');
   });
 
   it('input: times out with nothing heard, speech included', () => {

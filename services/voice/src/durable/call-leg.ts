@@ -40,6 +40,9 @@ export type LegOutcome = StepOutcome | { ok: false; reason: 'not-found'; detail:
  * queue (spaced, in order), the answer URL is fetched by the worker (`NCCO_FETCHER`), spoken words
  * reach the callee's handset, `connect` places legs, and the end of the leg is charged once.
  */
+/** A pending NCCO fetch as the alarm finds it. */
+type FetchEffect = Extract<CallEffect, { kind: 'fetch-ncco' }>;
+
 export class CallLeg extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private state: CallState | null = null;
@@ -129,10 +132,13 @@ export class CallLeg extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     await this.retryCharge();
-    const generation = await this.ctx.storage.get<number>('fetch');
-    if (generation !== undefined) {
+    const pending = await this.ctx.storage.get<number | FetchEffect>('fetch');
+    if (pending !== undefined) {
       await this.ctx.storage.delete('fetch');
-      await this.fetchAnswer(generation);
+      // Before input replies existed only the generation was kept.
+      await this.fetchAnswer(
+        typeof pending === 'number' ? { kind: 'fetch-ncco', generation: pending } : pending,
+      );
     }
     const due = this.state ? nextTimer(this.state) : null;
     if (this.state && due !== null && due <= Date.now()) {
@@ -211,7 +217,7 @@ export class CallLeg extends DurableObject<Env> {
       case 'fetch-ncco':
         // Fetched by the alarm, so that whoever caused the answer (the sandbox, the network) is not
         // kept waiting on the customer's server.
-        await this.ctx.storage.put('fetch', effect.generation);
+        await this.ctx.storage.put('fetch', effect);
         return;
       case 'say':
         if (setup.to.type !== 'phone') return;
@@ -287,15 +293,21 @@ export class CallLeg extends DurableObject<Env> {
   }
 
   /** Asks the worker for the answer URL's NCCO and feeds the answer to the machine. */
-  private async fetchAnswer(generation: number) {
+  private async fetchAnswer(effect: FetchEffect) {
     const setup = this.state?.setup;
-    if (!setup?.answer) return;
+    const { generation, request } = effect;
+    const target = request
+      ? { url: request.url, method: request.method, params: request.body }
+      : setup?.answer
+        ? { url: setup.answer.url, method: setup.answer.method, params: answerParams(setup) }
+        : null;
+    if (!setup || !target) return;
     let input: CallInput;
     try {
-      const result = await this.env.NCCO_FETCHER.answer(
-        { url: setup.answer.url, method: setup.answer.method, params: answerParams(setup) },
-        { apiKey: setup.apiKey, applicationId: setup.applicationId },
-      );
+      const result = await this.env.NCCO_FETCHER.answer(target, {
+        apiKey: setup.apiKey,
+        applicationId: setup.applicationId,
+      });
       input = result.ok
         ? { kind: 'ncco', generation, actions: result.actions }
         : { kind: 'ncco-error', generation, reason: result.reason };
