@@ -136,7 +136,9 @@ export interface AccountsRpc extends CredentialStore {
    */
   applicationVoiceWebhooks(
     applicationId: string,
-  ): Promise<Partial<Record<'answer_url' | 'fallback_answer_url' | 'event_url', { address: string; http_method: string }>> | null>;
+  ): Promise<Partial<
+    Record<'answer_url' | 'fallback_answer_url' | 'event_url', { address: string; http_method: string }>
+  > | null>;
   charge(apiKey: string, request: ChargeRequest): Promise<ChargeResult>;
   refund(apiKey: string, request: RefundRequest): Promise<ChargeResult>;
   transact(apiKey: string, request: TransactRequest): Promise<TransactResult>;

@@ -11,4 +11,6 @@ export * from './money';
 export * from './params';
 export * from './schemas';
 export * from './signature';
+export * from './time';
+export * from './webhook-jwt';
 export * from './webhooks';

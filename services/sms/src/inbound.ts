@@ -1,12 +1,6 @@
-import { type InboundSms, type InboundSmsResult, messageId, webhookJob } from '@comms/core';
+import { type InboundSms, type InboundSmsResult, messageId, vendorDateTime, webhookJob } from '@comms/core';
 import { segment } from '@comms/network';
 import { accounts, numbers } from './objects';
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-function vendorTimestamp(d: Date): string {
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
 
 /**
  * A phone sends an SMS to a number: the owner of the number gets it at the number's `moHttpUrl`,
@@ -67,7 +61,7 @@ export async function receiveInbound(env: Env, sms: InboundSms): Promise<Inbound
           text,
           type: encoding === 'gsm7' ? 'text' : 'unicode',
           keyword,
-          'message-timestamp': vendorTimestamp(now),
+          'message-timestamp': vendorDateTime(now),
           ...(parts.length > 1
             ? {
                 concat: 'true',

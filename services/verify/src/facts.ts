@@ -1,4 +1,4 @@
-import { type Amount, formatAmount, type JsonObject, parseAmount } from '@comms/core';
+import { type Amount, formatAmount, type JsonObject, parseAmount, vendorDateTime } from '@comms/core';
 import type { RequestState } from './machine';
 
 /** The parts of a request's state that its price and records depend on. */
@@ -53,19 +53,6 @@ export function messagesPrice(facts: RequestFacts, state: Progress): Amount {
   return state.events.reduce((sum, e) => sum + facts.attemptPrices[e.type], 0);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/**
- * A time as verify search shows it: `YYYY-MM-DD HH:MM:SS`, UTC.
- *
- * @example
- * searchDate(Date.UTC(2020, 0, 1, 12)) // '2020-01-01 12:00:00'
- */
-export function searchDate(at: number): string {
-  const d = new Date(at);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
-
 /** One search item (spec 2.8): every field, dates not yet known as empty strings. */
 export function searchItem(facts: RequestFacts, state: RequestState): JsonObject {
   const first = state.events[0];
@@ -78,12 +65,12 @@ export function searchItem(facts: RequestFacts, state: RequestState): JsonObject
     price: formatAmount(chargedPrice(state)),
     currency: CURRENCY,
     sender_id: facts.senderId ?? DEFAULT_SEARCH_SENDER,
-    date_submitted: searchDate(state.submittedAt),
-    date_finalized: state.finalizedAt === null ? '' : searchDate(state.finalizedAt),
-    first_event_date: first ? searchDate(first.at) : '',
-    last_event_date: last ? searchDate(last.at) : '',
+    date_submitted: vendorDateTime(state.submittedAt),
+    date_finalized: state.finalizedAt === null ? '' : vendorDateTime(state.finalizedAt),
+    first_event_date: first ? vendorDateTime(first.at) : '',
+    last_event_date: last ? vendorDateTime(last.at) : '',
     checks: state.checks.map((c) => ({
-      date_received: searchDate(c.at),
+      date_received: vendorDateTime(c.at),
       code: c.code,
       status: c.status,
       // Deprecated and unused (spec 2.8).

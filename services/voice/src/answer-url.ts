@@ -1,4 +1,4 @@
-import type { JsonObject } from '@comms/core';
+import { type JsonObject, webhookJwt } from '@comms/core';
 import { type NccoParse, parseNccoText } from './ncco';
 
 /** An answer webhook: where to ask for an NCCO, and the call it is for. */
@@ -50,7 +50,7 @@ export async function fetchNcco(
     headers['content-type'] = 'application/json';
     init.body = body;
   }
-  if (signer) headers['authorization'] = `Bearer ${await signedWebhookJwt(signer, body)}`;
+  if (signer) headers['authorization'] = `Bearer ${await webhookJwt({ ...signer, body })}`;
   let failure = 'answer_url could not be reached';
   for (let attempt = 1; attempt <= ANSWER_ATTEMPTS; attempt++) {
     let response: Response;
@@ -81,51 +81,4 @@ export async function fetchNcco(
 
 function notNcco(reason: string): NccoParse {
   return { ok: false, reason, invalidParameters: [{ name: 'answer_url', reason }] };
-}
-
-const encoder = new TextEncoder();
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/**
- * The token of a signed voice webhook, as the webhooks service puts on call events: HS256 over the
- * account's signature secret with `api_key`, `application_id`, `iat`, `jti`, `iss` and the hex
- * SHA-256 `payload_hash` of the body sent (of the empty string for a GET).
- *
- * @example
- * await signedWebhookJwt({ apiKey, applicationId, secret }, '') // 'eyJhbGciOiJIUzI1NiIs...'
- */
-export async function signedWebhookJwt(
-  signer: AnswerSigner,
-  body: string,
-  now = Date.now(),
-): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(body)));
-  const payloadHash = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
-  const header = base64Url(encoder.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
-  const claims = base64Url(
-    encoder.encode(
-      JSON.stringify({
-        api_key: signer.apiKey,
-        application_id: signer.applicationId,
-        payload_hash: payloadHash,
-        iat: Math.floor(now / 1000),
-        jti: crypto.randomUUID(),
-        iss: 'Vonage',
-      }),
-    ),
-  );
-  const key = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(signer.secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(`${header}.${claims}`));
-  return `${header}.${claims}.${base64Url(new Uint8Array(signature))}`;
 }

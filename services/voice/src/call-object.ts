@@ -1,6 +1,5 @@
-import { formatAmount, type JsonObject } from '@comms/core';
+import { formatAmount, type JsonObject, vendorDateTime } from '@comms/core';
 import { endpointObject } from './endpoints';
-import { callTime } from './events';
 import type { CallState } from './machine';
 
 /**
@@ -25,8 +24,8 @@ export function callObject(state: CallState): JsonObject {
     call['rate'] = formatAmount(setup.rate);
     call['price'] = formatAmount(state.price ?? 0);
     call['duration'] = String(state.durationSeconds ?? 0);
-    call['start_time'] = callTime(state.answeredAt);
-    call['end_time'] = callTime(state.endedAt);
+    call['start_time'] = vendorDateTime(state.answeredAt);
+    call['end_time'] = vendorDateTime(state.endedAt);
     call['network'] = setup.network.code;
   }
   return call;

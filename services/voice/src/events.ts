@@ -35,16 +35,6 @@ export function isoTime(at: number): string {
   return new Date(at).toISOString();
 }
 
-/**
- * The call object's `start_time`/`end_time` format (spec 2.9): `YYYY-MM-DD HH:MM:SS`, UTC.
- *
- * @example
- * callTime(Date.UTC(2020, 0, 1, 12)) // '2020-01-01 12:00:00'
- */
-export function callTime(at: number): string {
-  return isoTime(at).slice(0, 19).replace('T', ' ');
-}
-
 /** The fields every status event has (vendor's event webhook reference). */
 function baseEvent(leg: LegIdentity, status: CallStatus, at: number): JsonObject {
   return {

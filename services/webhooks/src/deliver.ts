@@ -6,8 +6,8 @@ import {
   type SignatureMethod,
   sign,
   type WebhookJob,
+  webhookJwt,
 } from '@comms/core';
-import { SignJWT } from 'jose';
 import type { AttemptOutcome } from './durable/delivery-log';
 
 /**
@@ -65,27 +65,12 @@ export async function prepareRequest(
   }
   if (job.signing === 'jwt') {
     if (!account) throw new Error('the account has no signature secret');
-    headers['authorization'] = `Bearer ${await webhookJwt(job, account.secret, body, now)}`;
+    headers['authorization'] =
+      `Bearer ${await webhookJwt({ apiKey: job.accountKey, applicationId: job.applicationId, secret: account.secret, body, now })}`;
   }
   const init: PreparedRequest['init'] = { method: job.method, headers };
   if (job.method === 'POST' && body !== '') init.body = body;
   return { url: url.toString(), init, payload };
-}
-
-/**
- * The HS256 token of a JWT-signed webhook: `iat`, `jti`, `iss`, the hex SHA-256 `payload_hash` of
- * the exact body sent (of the empty string when the fields travel in the query), `api_key`, and
- * `application_id` when the job has one.
- */
-export async function webhookJwt(job: WebhookJob, secret: string, body: string, now = Date.now()) {
-  const claims: Record<string, string> = { api_key: job.accountKey, payload_hash: await sha256Hex(body) };
-  if (job.applicationId) claims['application_id'] = job.applicationId;
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(Math.floor(now / 1000))
-    .setJti(crypto.randomUUID())
-    .setIssuer('Vonage')
-    .sign(new TextEncoder().encode(secret));
 }
 
 /**
@@ -142,11 +127,6 @@ function flatten(fields: JsonObject): Record<string, string> {
 function text(value: JsonValue): string {
   if (value === null) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function messageOf(err: unknown): string {

@@ -19,7 +19,7 @@ import type {
   UsageRecord,
   UsageSeed,
 } from '@comms/core';
-import { migrate } from '@comms/core';
+import { migrate, sha256Hex } from '@comms/core';
 
 /** Schema steps; the schema version is how many have been applied. Never edit one, only append. */
 const MIGRATIONS = [
@@ -731,10 +731,9 @@ function application(row: {
   };
 }
 
-async function hashSecret(salt: string, secret: string): Promise<string> {
-  const data = new TextEncoder().encode(`${salt}:${secret}`);
-  const digest = await crypto.subtle.digest('SHA-256', data);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+/** A secret is stored only as a salted hash. */
+function hashSecret(salt: string, secret: string): Promise<string> {
+  return sha256Hex(`${salt}:${secret}`);
 }
 
 function timingSafeEqualHex(a: string, b: string): boolean {

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { formatAmount, type JsonObject, migrate, webhookJob } from '@comms/core';
+import { formatAmount, type JsonObject, migrate, scts, vendorDateTime, webhookJob } from '@comms/core';
 import type { ReceiptStatus } from '@comms/network';
 import { directoryOf, handsetOf } from '../objects';
 
@@ -174,13 +174,8 @@ interface PartRow extends Record<string, SqlStorageValue> {
   client_ref: string | null;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /** The delivery receipt of spec 6; every value a string, as the vendor sends them. */
 function receipt(apiKey: string, row: PartRow, at: number): JsonObject {
-  const d = new Date(at);
-  const scts = `${pad(d.getUTCFullYear() % 100)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}`;
-  const timestamp = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   return {
     msisdn: row.recipient,
     to: row.sender,
@@ -188,10 +183,10 @@ function receipt(apiKey: string, row: PartRow, at: number): JsonObject {
     messageId: row.message_id,
     price: formatAmount(row.price),
     status: row.outcome,
-    scts,
+    scts: scts(at),
     'err-code': String(row.err_code),
     'api-key': apiKey,
     ...(row.client_ref ? { 'client-ref': row.client_ref } : {}),
-    'message-timestamp': timestamp,
+    'message-timestamp': vendorDateTime(at),
   };
 }
