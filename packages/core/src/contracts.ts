@@ -317,6 +317,18 @@ export interface VoiceRpc {
     | { ok: true; status: string; consumed: boolean }
     | { ok: false; reason: 'not-found' | 'invalid-state'; detail: string }
   >;
+  /**
+   * A simulated phone calls a rented number (`POST /_sandbox/handsets/:msisdn/calls`): an inbound
+   * leg that the number's application answers with its `answer_url` NCCO. `baseUrl` is the origin
+   * recordings of the call are downloaded from.
+   */
+  inboundCall(
+    call: { from: string; to: string },
+    baseUrl: string,
+  ): Promise<
+    | { ok: true; uuid: string; conversation_uuid: string; answer_url: string }
+    | { ok: false; reason: 'not-rented' | 'not-linked'; detail: string }
+  >;
   /** The sandbox's view of a call: its status history, timers, running action and timeline. */
   inspect(uuid: string): Promise<JsonObject | null>;
   reset(): Promise<void>;

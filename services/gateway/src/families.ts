@@ -43,6 +43,9 @@ export const ROUTES: readonly Route[] = [
   { family: 'sms', host: 'rest', prefix: '/sms', binding: 'SMS' },
   { family: 'verify', host: 'api', prefix: '/verify', binding: 'VERIFY' },
   { family: 'voice', host: 'api', prefix: '/v1/calls', binding: 'VOICE' },
+  // Call recordings: the `recording_url` of record events, and where the official SDK downloads by id.
+  { family: 'voice', host: 'api', prefix: '/v1/files', binding: 'VOICE' },
+  { family: 'voice', host: 'api', prefix: '/v3/files', binding: 'VOICE' },
   { family: 'conversation', host: 'api', prefix: '/beta/conversations', binding: 'CONVERSATION' },
   { family: 'conversation', host: 'api', prefix: '/beta/users', binding: 'CONVERSATION' },
   { family: 'conversation', host: 'api', prefix: '/beta2', binding: 'CONVERSATION' },

@@ -119,6 +119,32 @@ sandbox.get('/handsets/:msisdn/messages', async (c) => {
   return c.json({ messages: await rpc<SmsRpc>(c.env.SMS).handsetMessages(msisdn) });
 });
 
+/**
+ * A simulated phone calls a rented number: the number's application answers (its `answer_url` NCCO,
+ * events to its `event_url`). 201 `{uuid, conversation_uuid, status, direction}`; 404 when nobody
+ * rents the number, 409 when it is not linked to an application with voice webhooks. Steer the caller
+ * afterwards with `POST /_sandbox/calls/:uuid` (`dtmf`, `speech`, `hangup`).
+ */
+sandbox.post(
+  '/handsets/:msisdn/calls',
+  validate('json', z.object({ to: z.string().regex(/^\+?\d{7,15}$/, 'Must be an E.164 number of 7 to 15 digits') })),
+  async (c) => {
+    const from = c.req.param('msisdn').replace(/^\+/, '');
+    if (!/^\d{7,15}$/.test(from)) {
+      throw new ApiError({ kind: 'validation', detail: 'msisdn must be an E.164 number of 7 to 15 digits' });
+    }
+    const to = c.req.valid('json').to.replace(/^\+/, '');
+    const result = await rpc<VoiceRpc>(c.env.VOICE).inboundCall({ from, to }, new URL(c.req.url).origin);
+    if (!result.ok) {
+      throw new ApiError({ kind: result.reason === 'not-rented' ? 'not-found' : 'conflict', detail: result.detail });
+    }
+    return c.json(
+      { uuid: result.uuid, conversation_uuid: result.conversation_uuid, status: 'started', direction: 'inbound' },
+      201,
+    );
+  },
+);
+
 /** The most synthetic records one seeding call writes; larger counts go in several calls. */
 const SEED_BATCH = 20_000;
 

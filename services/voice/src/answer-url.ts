@@ -70,15 +70,21 @@ export async function fetchNcco(
     }
     if (!response.ok) {
       await response.body?.cancel();
-      return notNcco(`answer_url answered HTTP ${response.status}`);
+      return notNcco(`answer_url answered HTTP ${response.status}`, true);
     }
     const text = await response.text();
     if (text.length > MAX_NCCO_BYTES) return notNcco('answer_url answered more than 256 KB');
     return parseNccoText(text);
   }
-  return notNcco(failure);
+  return notNcco(failure, true);
 }
 
-function notNcco(reason: string): NccoParse {
-  return { ok: false, reason, invalidParameters: [{ name: 'answer_url', reason }] };
+/** A failure; `unreachable` when the URL gave no answer or an HTTP error rather than a bad NCCO. */
+function notNcco(reason: string, unreachable = false): NccoParse {
+  return {
+    ok: false,
+    reason,
+    invalidParameters: [{ name: 'answer_url', reason }],
+    ...(unreachable ? { unreachable } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import { type Amount, formatAmount, type JsonObject } from '@comms/core';
 import { type CallEndpoint, endpointAddress } from './endpoints';
+import { type RecordingFormat, recordingSize } from './recording-audio';
 
 /** Call statuses (spec 3.2). */
 export const CALL_STATUSES = [
@@ -126,23 +127,22 @@ export function inputEvent(leg: LegIdentity, result: InputResult, at: number): J
   };
 }
 
-/** Bytes a simulated recording takes per second (128 kbit/s). */
-const RECORDING_BYTES_PER_SECOND = 16_000;
-
-/** The record event, sent when a recording ends: where to fetch it. */
+/**
+ * The record event, sent when a recording ends: where to download it and its exact size (the
+ * simulated audio is silence of the recording's length, `recording-audio.ts`).
+ */
 export function recordEvent(
   leg: LegIdentity,
-  recording: { uuid: string; startedAt: number; url: string },
-  at: number,
+  recording: { uuid: string; startedAt: number; endedAt: number; format: RecordingFormat; channels: number },
+  url: string,
 ): JsonObject {
-  const seconds = Math.max(1, Math.ceil((at - recording.startedAt) / 1000));
   return {
     start_time: isoTime(recording.startedAt),
-    recording_url: recording.url,
-    size: seconds * RECORDING_BYTES_PER_SECOND,
+    recording_url: url,
+    size: recordingSize(recording.format, recording.endedAt - recording.startedAt, recording.channels),
     recording_uuid: recording.uuid,
-    end_time: isoTime(at),
+    end_time: isoTime(recording.endedAt),
     conversation_uuid: leg.conversationUuid,
-    timestamp: isoTime(at),
+    timestamp: isoTime(recording.endedAt),
   };
 }

@@ -8,16 +8,30 @@ import { accounts } from './objects';
  * Durable Object never calls a customer's URL itself.
  */
 export class NccoFetcher extends WorkerEntrypoint<Env> {
-  /** Asks an answer URL for the NCCO, signed like the call's events when the account has a secret. */
+  /**
+   * Asks a URL for an NCCO, signed like the call's events when the account has a secret. With
+   * `fallback`, an answer URL that cannot be reached or answers an HTTP error is replaced by the
+   * application's `fallback_answer_url`, asked with the same parameters.
+   */
   async answer(
     request: AnswerRequest,
     owner?: { apiKey: string; applicationId: string },
+    options: { fallback?: boolean } = {},
   ): Promise<NccoParse> {
     const signing = owner
       ? await accounts(this.env)
           .signingSecret(owner.apiKey)
           .catch(() => null)
       : null;
-    return fetchNcco(request, fetch, owner && signing ? { ...owner, secret: signing.secret } : null);
+    const signer = owner && signing ? { ...owner, secret: signing.secret } : null;
+    const result = await fetchNcco(request, fetch, signer);
+    if (result.ok || !result.unreachable || !options.fallback || !owner?.applicationId) return result;
+    const fallback = await accounts(this.env)
+      .applicationVoiceWebhooks(owner.applicationId)
+      .then((hooks) => hooks?.fallback_answer_url ?? null)
+      .catch(() => null);
+    if (!fallback) return result;
+    const method = fallback.http_method === 'POST' ? 'POST' : 'GET';
+    return fetchNcco({ url: fallback.address, method, params: request.params }, fetch, signer);
   }
 }

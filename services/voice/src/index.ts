@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { JsonObject, RedactableRpc, VoiceRpc } from '@comms/core';
 import { app } from './app';
+import { placeInboundCall } from './inbound';
 import { directoryOf, indexOf, legOf } from './objects';
 import { calleeInput, isCallUuid } from './sandbox';
 
@@ -30,6 +31,10 @@ export default class VoiceService extends WorkerEntrypoint<Env> implements Voice
       };
     }
     return { ok: true, status: (await leg.status()) ?? '', consumed: outcome.consumed ?? true };
+  }
+
+  inboundCall(call: { from: string; to: string }, baseUrl: string): ReturnType<VoiceRpc['inboundCall']> {
+    return placeInboundCall(this.env, call, baseUrl);
   }
 
   async inspect(uuid: string): Promise<JsonObject | null> {

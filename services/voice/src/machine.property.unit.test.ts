@@ -28,6 +28,16 @@ const NCCOS: Record<string, unknown>[][] = [
     { action: 'connect', endpoint: [{ type: 'phone', number: '447700900002' }] },
     { action: 'talk', text: 'Bye' },
   ],
+  [
+    { action: 'talk', text: 'Press a key whenever you like', bargeIn: true },
+    { action: 'input', type: ['dtmf'], mode: 'asynchronous', eventUrl: ['https://example.com/keys'] },
+    {
+      action: 'connect',
+      eventType: 'synchronous',
+      eventUrl: ['https://example.com/failover'],
+      endpoint: [{ type: 'phone', number: '447700900400' }],
+    },
+  ],
 ];
 
 const ncco = (i: number) => parseNccoOrThrow(NCCOS[i]!);
@@ -52,7 +62,7 @@ type Command =
   | { kind: 'wait'; ms: number }
   | { kind: 'input'; input: CallInput }
   | { kind: 'answer-url'; ok: boolean; stale: boolean }
-  | { kind: 'child-ends' };
+  | { kind: 'child-ends'; status: 'completed' | 'busy' | 'timeout' };
 
 const commands: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 20_000 }) }),
@@ -71,13 +81,18 @@ const commands: fc.Arbitrary<Command> = fc.oneof(
         { kind: 'talk', text: 'live words' },
         { kind: 'play-dtmf', digits: '9' },
         { kind: 'transfer', actions: [{ action: 'talk', text: 'moved' }] as NccoAction[] },
+        { kind: 'dtmf-listener', target: { url: 'https://example.com/listen', method: 'POST' } },
+        { kind: 'dtmf-listener', target: null },
       ),
       fc.stringMatching(/^[0-9#*]{1,6}$/).map((digits): CallInput => ({ kind: 'dtmf', digits })),
       fc.constantFrom('yes', 'sales').map((text): CallInput => ({ kind: 'speech', text })),
     ),
   }),
   fc.record({ kind: fc.constant('answer-url' as const), ok: fc.boolean(), stale: fc.boolean() }),
-  fc.record({ kind: fc.constant('child-ends' as const) }),
+  fc.record({
+    kind: fc.constant('child-ends' as const),
+    status: fc.constantFrom('completed' as const, 'busy' as const, 'timeout' as const),
+  }),
 );
 
 function run(call: Driver, command: Command) {
@@ -96,7 +111,12 @@ function run(call: Driver, command: Command) {
     }
     case 'child-ends': {
       const child = call.state.children[0] ?? 'unknown-leg';
-      return call.send({ kind: 'child-ended', uuid: child });
+      return call.send({
+        kind: 'child-ended',
+        uuid: child,
+        status: command.status,
+        event: { uuid: child, status: command.status },
+      });
     }
   }
 }

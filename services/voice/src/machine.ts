@@ -21,6 +21,7 @@ import {
   transferEvent,
 } from './events';
 import type { ConnectAction, InputAction, NccoAction, RecordAction } from './ncco';
+import type { RecordingFormat } from './recording-audio';
 
 export type { CallStatus } from './events';
 
@@ -60,12 +61,29 @@ export interface Recording {
   uuid: string;
   startedAt: number;
   target: Target | null;
+  format: RecordingFormat;
+  channels: number;
+}
+
+/** A finished recording, kept so that its URL can be downloaded (`GET /v1/files/:uuid`). */
+export interface StoredRecording {
+  uuid: string;
+  callUuid: string;
+  conversationUuid: string;
+  format: RecordingFormat;
+  channels: number;
+  startedAt: number;
+  endedAt: number;
 }
 
 /** What the current NCCO action waits for. */
 export type Waiting =
-  /** The answer URL's NCCO (`generation` tells a late answer from the current one). */
-  | { kind: 'fetch'; generation: number; afterInput?: boolean }
+  /**
+   * An NCCO from the answer URL, or the reply of a URL that answers synchronously (`reply`: an
+   * `input`'s or `notify`'s `eventUrl`, a synchronous `connect`'s); `generation` tells a late answer
+   * from the current one.
+   */
+  | { kind: 'fetch'; generation: number; reply?: ReplySource }
   /** A timed action (`talk`, `stream`, `wait`): the `action` timer. */
   | { kind: 'timer' }
   /** An action that runs until the call ends (`talk`/`stream` with `loop` 0, `conversation`, a connected leg). */
@@ -79,7 +97,11 @@ export type Waiting =
       target: Target | null;
     }
   | { kind: 'record'; recording: Recording; endOnKey: string | null }
-  | { kind: 'connect'; child: string };
+  /** A connected leg; `synchronous` is the `eventUrl` a `connect` with `eventType: synchronous` asks. */
+  | { kind: 'connect'; child: string; synchronous?: Target };
+
+/** Whose reply a synchronous fetch waits for. */
+export type ReplySource = 'input' | 'notify' | 'connect';
 
 export interface Program {
   actions: NccoAction[];
@@ -115,6 +137,8 @@ export interface CallState {
   children: string[];
   muted: boolean;
   earmuffed: boolean;
+  /** Where each key the callee presses is sent as it is pressed (`PUT /v1/calls/:uuid/input/dtmf`, asynchronous `input`). */
+  dtmfListener?: Target | null;
   charged: boolean;
   durationSeconds: number | null;
   price: Amount | null;
@@ -130,11 +154,13 @@ export type CallEffect =
       generation: number;
       request?: { url: string; method: 'GET' | 'POST'; body: JsonObject };
     }
-  | { kind: 'say'; text: string }
+  /** Words for a phone's inbox: the handset the leg talks to. */
+  | { kind: 'say'; handset: string; text: string }
   | { kind: 'connect'; uuid: string; action: ConnectAction }
   | { kind: 'hangup-leg'; uuid: string }
   | { kind: 'charge'; amount: Amount; record: JsonObject }
-  | { kind: 'parent'; parentUuid: string };
+  | { kind: 'parent'; parentUuid: string; status: CallStatus; event: JsonObject }
+  | { kind: 'recording'; recording: StoredRecording };
 
 /** What steers a leg: time, the callee (sandbox), the API, the answer URL, connected legs. */
 export type CallInput =
@@ -147,7 +173,9 @@ export type CallInput =
   | { kind: 'transfer'; actions: NccoAction[] }
   | { kind: 'ncco'; generation: number; actions: NccoAction[] }
   | { kind: 'ncco-error'; generation: number; reason: string }
-  | { kind: 'child-ended'; uuid: string }
+  /** A leg this one connected ended with `status`; `event` is its final status event. */
+  | { kind: 'child-ended'; uuid: string; status?: CallStatus; event?: JsonObject }
+  | { kind: 'dtmf-listener'; target: Target | null }
   | { kind: 'talk'; text: string }
   | { kind: 'stop-talk' | 'stop-stream' }
   | { kind: 'stream'; url: string }
@@ -294,7 +322,9 @@ class Run {
       case 'ncco-error':
         return this.nccoFailed(input.generation, input.reason, now);
       case 'child-ended':
-        return this.childEnded(input.uuid, now);
+        return this.childEnded(input, now);
+      case 'dtmf-listener':
+        return this.dtmfListener(input.target);
       case 'talk':
       case 'stream':
       case 'play-dtmf':
@@ -316,12 +346,14 @@ class Run {
     this.effects.push({ kind: 'webhook', target, body });
   }
 
-  /** Moves to a status and sends its event. */
-  emitStatus(status: CallStatus, at: number, extra: Parameters<typeof statusEvent>[3] = {}) {
+  /** Moves to a status and sends its event, which it answers. */
+  emitStatus(status: CallStatus, at: number, extra: Parameters<typeof statusEvent>[3] = {}): JsonObject {
     const s = this.state;
     if (s.history.length > 0 && s.status !== status) s.history.push({ status, at });
     s.status = status;
-    this.emit(statusEvent(s.setup, status, at, extra));
+    const event = statusEvent(s.setup, status, at, extra);
+    this.emit(event);
+    return event;
   }
 
   notLive(): StepOutcome {
@@ -428,6 +460,8 @@ class Run {
     }
     s.answeredAt = at;
     s.timers.length_timer = at + s.setup.lengthTimerMs;
+    const { to } = s.setup;
+    if (to.type === 'phone' && to.dtmfAnswer) this.log('dtmfAnswer sent', { digits: to.dtmfAnswer }, at);
     const hangupAfter = s.setup.outcome.hangupAfterMs;
     if (hangupAfter !== null) s.timers.callee_hangup = at + hangupAfter;
     this.log(by === 'machine' ? 'answered by voicemail' : 'answered', undefined, at);
@@ -479,10 +513,12 @@ class Run {
       };
     }
     this.log(`ended: ${status}`, how.detail ? { detail: how.detail } : undefined, at);
-    this.emitStatus(status, at, { detail: how.detail, ...(summary ? { summary } : {}) });
+    const event = this.emitStatus(status, at, { detail: how.detail, ...(summary ? { summary } : {}) });
     for (const r of recordings) this.emitRecording(r, at);
     this.charge();
-    if (s.setup.parentUuid !== null) this.effects.push({ kind: 'parent', parentUuid: s.setup.parentUuid });
+    if (s.setup.parentUuid !== null) {
+      this.effects.push({ kind: 'parent', parentUuid: s.setup.parentUuid, status, event });
+    }
   }
 
   /** Every leg that ends is charged once: its price when it was answered, nothing otherwise. */
@@ -518,6 +554,7 @@ class Run {
   dtmf(digits: string, at: number): StepOutcome {
     if (!isLive(this.state)) return this.notLive();
     this.log('callee pressed keys (sandbox)', { digits });
+    this.bargeIn(at);
     const waiting = this.state.program.waiting;
     if (waiting?.kind === 'input' && waiting.dtmf) {
       let entered = digits;
@@ -530,12 +567,43 @@ class Run {
       this.nextAction(at);
       return { ok: true, consumed: true };
     }
+    const listener = this.state.dtmfListener;
+    if (listener) {
+      // Asynchronous DTMF: one input event per key, as it is pressed.
+      for (const digit of digits.replace(/p/g, '')) {
+        this.emit(inputEvent(this.state.setup, { dtmf: { digits: digit, timed_out: false } }, at), listener);
+      }
+      return { ok: true, consumed: true };
+    }
     return { ok: true, consumed: false };
+  }
+
+  /**
+   * A `talk` or `stream` with `bargeIn` stops when the callee starts keying or speaking, and the
+   * NCCO moves on (to the `input` that should follow it).
+   */
+  bargeIn(at: number) {
+    const program = this.state.program;
+    const action = program.actions[program.index];
+    if (program.waiting?.kind !== 'timer' && program.waiting?.kind !== 'hold') return;
+    if ((action?.action === 'talk' || action?.action === 'stream') && action.bargeIn) {
+      this.log(`barge-in: ${action.action} stopped`, undefined, at);
+      this.nextAction(at);
+    }
+  }
+
+  /** Registers (or with null removes) where asynchronous DTMF goes. */
+  dtmfListener(target: Target | null): StepOutcome {
+    if (!isLive(this.state)) return this.notLive();
+    this.state.dtmfListener = target;
+    this.log(target ? 'DTMF listener registered (API)' : 'DTMF listener removed (API)');
+    return { ok: true };
   }
 
   speech(text: string, at: number): StepOutcome {
     if (!isLive(this.state)) return this.notLive();
     this.log('callee spoke (sandbox)', { text });
+    this.bargeIn(at);
     const waiting = this.state.program.waiting;
     if (waiting?.kind === 'input' && waiting.speech) {
       this.finishInput({ speech: { results: [{ text, confidence: '0.95' }] } }, at);
@@ -598,7 +666,7 @@ class Run {
     if (!isLive(this.state) || waiting?.kind !== 'fetch' || waiting.generation !== generation) {
       return { ok: true, consumed: false };
     }
-    this.log(waiting.afterInput ? 'input eventUrl returned an NCCO' : 'answer_url returned an NCCO', {
+    this.log(waiting.reply ? `${waiting.reply} eventUrl returned an NCCO` : 'answer_url returned an NCCO', {
       actions: actions.length,
     });
     this.load(actions, at);
@@ -610,8 +678,8 @@ class Run {
     if (!isLive(this.state) || waiting?.kind !== 'fetch' || waiting.generation !== generation) {
       return { ok: true, consumed: false };
     }
-    if (waiting.afterInput) {
-      this.log('input eventUrl returned no NCCO; the call goes on', { reason });
+    if (waiting.reply) {
+      this.log(`${waiting.reply} eventUrl returned no NCCO; the call goes on`, { reason });
       this.nextAction(at);
       return { ok: true, consumed: true };
     }
@@ -621,13 +689,23 @@ class Run {
     return { ok: true, consumed: true };
   }
 
-  childEnded(uuid: string, at: number): StepOutcome {
+  /**
+   * A connected leg ended. The NCCO goes on, unless the `connect` was synchronous and the leg never
+   * connected (busy, unanswered, timeout...): then its `eventUrl` is asked, and an NCCO it answers
+   * replaces the call's (failover).
+   */
+  childEnded(input: Extract<CallInput, { kind: 'child-ended' }>, at: number): StepOutcome {
     const s = this.state;
+    const { uuid } = input;
     s.children = s.children.filter((c) => c !== uuid);
     const waiting = s.program.waiting;
     if (waiting?.kind === 'connect' && waiting.child === uuid && isLive(s)) {
-      this.log('connected leg ended', { uuid });
-      this.nextAction(at);
+      this.log('connected leg ended', { uuid, ...(input.status ? { status: input.status } : {}) });
+      if (waiting.synchronous && input.status && input.status !== 'completed' && input.event) {
+        this.askForNcco('connect', waiting.synchronous, input.event);
+      } else {
+        this.nextAction(at);
+      }
       return { ok: true, consumed: true };
     }
     return { ok: true, consumed: false };
@@ -684,17 +762,26 @@ class Run {
       case 'connect': {
         const child = this.ctx.newId();
         s.children.push(child);
-        s.program.waiting = { kind: 'connect', child };
+        const synchronous =
+          action.eventType === 'synchronous' ? target(action.eventUrl, action.eventMethod, null) : null;
+        s.program.waiting = { kind: 'connect', child, ...(synchronous ? { synchronous } : {}) };
+        if (action.ringbackTone)
+          this.log('ringback tone plays to the caller', { url: action.ringbackTone }, at);
         this.effects.push({ kind: 'connect', uuid: child, action });
         return false;
       }
       case 'conversation':
-        if (action.record) s.program.recordings.push(this.newRecording(null, at));
+        if (action.record) s.program.recordings.push(this.newRecording(null, at, 'mp3', 1));
         s.program.waiting = { kind: 'hold', reason: `conversation ${action.name}` };
         return false;
       case 'notify':
-        this.emit(action.payload as JsonObject, target(action.eventUrl, action.eventMethod, s.setup.event));
-        return true;
+        // The payload goes to the eventUrl, whose reply may be an NCCO that replaces this one.
+        this.askForNcco(
+          'notify',
+          target(action.eventUrl, action.eventMethod, s.setup.event),
+          action.payload as JsonObject,
+        );
+        return false;
     }
   }
 
@@ -711,6 +798,11 @@ class Run {
   }
 
   startInput(action: InputAction, at: number): boolean {
+    if (action.mode === 'asynchronous') {
+      // Keys go one by one to the eventUrl while the NCCO goes on.
+      this.state.dtmfListener = target(action.eventUrl, action.eventMethod, this.state.setup.event);
+      return true;
+    }
     const types = action.type ?? ['dtmf'];
     const dtmf = types.includes('dtmf');
     const speech = types.includes('speech');
@@ -738,21 +830,26 @@ class Run {
       this.nextAction(at);
       return;
     }
-    // The input's own eventUrl answers synchronously: an NCCO it returns replaces the call's, and
-    // anything else lets the current NCCO go on (the vendor's IVR behaviour).
+    this.askForNcco('input', waiting.target, event);
+  }
+
+  /**
+   * Sends `body` to a URL that answers synchronously (an `input`'s or `notify`'s `eventUrl`, a
+   * synchronous `connect`'s): an NCCO it returns replaces the call's, anything else lets the current
+   * NCCO go on (the vendor's IVR behaviour).
+   */
+  askForNcco(reply: ReplySource, to: Target, body: JsonObject) {
     const generation = ++this.state.program.generation;
-    this.state.program.waiting = { kind: 'fetch', generation, afterInput: true };
-    this.effects.push({
-      kind: 'fetch-ncco',
-      generation,
-      request: { url: waiting.target.url, method: waiting.target.method, body: event },
-    });
+    this.state.program.waiting = { kind: 'fetch', generation, reply };
+    this.effects.push({ kind: 'fetch-ncco', generation, request: { url: to.url, method: to.method, body } });
   }
 
   startRecord(action: RecordAction, at: number): boolean {
     const recording = this.newRecording(
       action.eventUrl ? target(action.eventUrl, action.eventMethod, null) : null,
       at,
+      action.format ?? 'mp3',
+      action.split === 'conversation' ? (action.channels ?? 2) : 1,
     );
     const synchronous =
       action.endOnKey !== undefined || action.timeOut !== undefined || action.endOnSilence !== undefined;
@@ -771,13 +868,25 @@ class Run {
     return false;
   }
 
-  newRecording(t: Target | null, at: number): Recording {
-    return { uuid: this.ctx.newId(), startedAt: at, target: t };
+  newRecording(t: Target | null, at: number, format: RecordingFormat, channels: number): Recording {
+    return { uuid: this.ctx.newId(), startedAt: at, target: t, format, channels };
   }
 
+  /** A recording ends: it is kept for download and its event says where. */
   emitRecording(recording: Recording, at: number) {
-    const url = `${this.state.setup.baseUrl}/v1/files/${recording.uuid}`;
-    this.emit(recordEvent(this.state.setup, { ...recording, url }, at), recording.target ?? undefined);
+    const { setup } = this.state;
+    const stored: StoredRecording = {
+      uuid: recording.uuid,
+      callUuid: setup.uuid,
+      conversationUuid: setup.conversationUuid,
+      format: recording.format ?? 'mp3',
+      channels: recording.channels ?? 1,
+      startedAt: recording.startedAt,
+      endedAt: at,
+    };
+    this.effects.push({ kind: 'recording', recording: stored });
+    const url = `${setup.baseUrl}/v1/files/${recording.uuid}`;
+    this.emit(recordEvent(setup, stored, url), recording.target ?? undefined);
   }
 
   /** The recordings to report when the leg ends: the running synchronous one and the background ones. */
@@ -816,9 +925,12 @@ class Run {
     s.program.waiting = null;
   }
 
-  /** Spoken words reach the callee's handset inbox (phones only). */
+  /** Spoken words reach the handset inbox of the party on the line (phones only). */
   say(text: string) {
-    if (this.state.setup.to.type === 'phone') this.effects.push({ kind: 'say', text: plainText(text) });
+    const party = remoteParty(this.state.setup);
+    if (party.type === 'phone') {
+      this.effects.push({ kind: 'say', handset: party.number, text: plainText(text) });
+    }
   }
 }
 
@@ -831,6 +943,14 @@ function target(
 function target(urls: string[] | undefined, method: 'GET' | 'POST' | undefined, fallback: Target | null) {
   const url = urls?.[0];
   return url ? { url, method: method ?? 'POST' } : fallback;
+}
+
+/**
+ * The phone on the other end of a leg, whom its NCCO talks to: the callee of an outbound leg, the
+ * caller of an inbound one.
+ */
+export function remoteParty(setup: CallSetup): CallEndpoint {
+  return setup.direction === 'inbound' ? setup.from : (setup.to as CallEndpoint);
 }
 
 /** How long text-to-speech takes to say a text once. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { perSecondPrice, talkMs } from './machine';
 import type { NccoAction } from './ncco';
+import { recordingSize } from './recording-audio';
 import { Driver, OUTCOMES, setupOf, T0 } from './testing/fixtures';
 
 const ncco = (...actions: Record<string, unknown>[]) => actions as NccoAction[];
@@ -50,7 +51,7 @@ describe('a call to a phone that answers', () => {
     call.wait(10_000);
     call.wait(10_000);
     expect(call.effects.filter((e) => e.kind === 'say')).toEqual([
-      { kind: 'say', text: 'Hello there, this is a test call' },
+      { kind: 'say', handset: '447700900001', text: 'Hello there, this is a test call' },
     ]);
     expect(call.charges()).toEqual([
       {
@@ -347,7 +348,7 @@ describe('the NCCO', () => {
     expect(recordings[0]).toMatchObject({
       recording_uuid: 'id-2',
       recording_url: 'https://api.example.test/v1/files/id-2',
-      size: 96_000,
+      size: recordingSize('mp3', 6000, 1),
       start_time: new Date(T0 + 3000).toISOString(),
     });
     expect(recordings[1]).toMatchObject({
@@ -355,6 +356,35 @@ describe('the NCCO', () => {
       end_time: new Date(T0 + 10_000).toISOString(),
     });
     expect(call.state.status).toBe('completed');
+    // Each is kept for download, with what its file is made of.
+    expect(call.effects.filter((e) => e.kind === 'recording').map((e) => e.recording)).toEqual([
+      {
+        uuid: 'id-2',
+        callUuid: call.state.setup.uuid,
+        conversationUuid: call.state.setup.conversationUuid,
+        format: 'mp3',
+        channels: 1,
+        startedAt: T0 + 3000,
+        endedAt: T0 + 9000,
+      },
+      expect.objectContaining({ uuid: 'id-1', startedAt: T0 + 3000, endedAt: T0 + 10_000 }),
+    ]);
+  });
+
+  it('record: format and split channels shape the file', () => {
+    const call = answered([
+      { action: 'record', format: 'wav', split: 'conversation', channels: 3, timeOut: 3 },
+      { action: 'record', format: 'wav', split: 'conversation', timeOut: 3 },
+    ]);
+    call.wait(6000);
+    const stored = call.effects.flatMap((e) => (e.kind === 'recording' ? [e.recording] : []));
+    expect(stored.map((r) => [r.format, r.channels])).toEqual([
+      ['wav', 3],
+      ['wav', 2],
+    ]);
+    expect(call.webhooks().find((e) => 'recording_url' in e)).toMatchObject({
+      size: recordingSize('wav', 3000, 3),
+    });
   });
 
   it('record: endOnKey stops on the key', () => {
@@ -384,6 +414,45 @@ describe('the NCCO', () => {
     expect(call.state.status).toBe('completed');
   });
 
+  it('connect: synchronous asks its eventUrl when the leg does not connect, and runs the NCCO it answers', () => {
+    const call = answered([
+      {
+        action: 'connect',
+        eventType: 'synchronous',
+        eventUrl: ['https://example.com/failover'],
+        endpoint: [{ type: 'phone', number: '447700900400' }],
+        ringbackTone: 'https://example.com/ring.mp3',
+      },
+      { action: 'talk', text: 'never said' },
+    ]);
+    const busy = { status: 'busy', uuid: 'id-1' };
+    call.send({ kind: 'child-ended', uuid: 'id-1', status: 'busy', event: busy });
+    const fetch = call.effects.filter((e) => e.kind === 'fetch-ncco').at(-1);
+    expect(fetch).toMatchObject({
+      request: { url: 'https://example.com/failover', method: 'POST', body: busy },
+    });
+    const generation = fetch?.kind === 'fetch-ncco' ? fetch.generation : -1;
+    call.send({ kind: 'ncco', generation, actions: ncco({ action: 'talk', text: 'nobody is free' }) });
+    const said = call.effects.flatMap((e) => (e.kind === 'say' ? [e.text] : []));
+    expect(said).toEqual(['nobody is free']);
+    expect(call.state.timeline.map((t) => t.event)).toContain('ringback tone plays to the caller');
+  });
+
+  it('connect: synchronous goes on without asking when the connected leg was answered', () => {
+    const call = answered([
+      {
+        action: 'connect',
+        eventType: 'synchronous',
+        eventUrl: ['https://example.com/failover'],
+        endpoint: [{ type: 'phone', number: '447700900002' }],
+      },
+      { action: 'wait', timeout: 1 },
+    ]);
+    call.send({ kind: 'child-ended', uuid: 'id-1', status: 'completed', event: { status: 'completed' } });
+    expect(call.effects.filter((e) => e.kind === 'fetch-ncco')).toEqual([]);
+    expect(call.state.program.index).toBe(1);
+  });
+
   it('connect: hangs up the connected leg when the call ends', () => {
     const call = answered([{ action: 'connect', endpoint: [{ type: 'phone', number: '447700900002' }] }]);
     call.send({ kind: 'hangup' });
@@ -392,13 +461,103 @@ describe('the NCCO', () => {
     ]);
   });
 
-  it('notify: sends its payload and goes straight on', () => {
+  it('notify: sends its payload and goes on when the eventUrl answers no NCCO', () => {
     const call = answered([
       { action: 'notify', payload: { step: 'one' }, eventUrl: ['https://example.com/notify'] },
       { action: 'talk', text: 'hi' },
     ]);
-    expect(call.webhooks('https://example.com/notify')).toEqual([{ step: 'one' }]);
+    const fetch = call.effects.filter((e) => e.kind === 'fetch-ncco').at(-1);
+    expect(fetch).toMatchObject({
+      request: { url: 'https://example.com/notify', method: 'POST', body: { step: 'one' } },
+    });
+    const generation = fetch?.kind === 'fetch-ncco' ? fetch.generation : -1;
+    call.send({ kind: 'ncco-error', generation, reason: 'answered HTTP 204' });
     expect(call.state.program.index).toBe(1);
+  });
+
+  it("notify: an NCCO answered by the eventUrl replaces the call's", () => {
+    const call = answered([
+      {
+        action: 'notify',
+        payload: { step: 'one' },
+        eventUrl: ['https://example.com/notify'],
+        eventMethod: 'GET',
+      },
+      { action: 'talk', text: 'you will never hear me' },
+    ]);
+    const fetch = call.effects.filter((e) => e.kind === 'fetch-ncco').at(-1);
+    expect(fetch).toMatchObject({ request: { method: 'GET' } });
+    const generation = fetch?.kind === 'fetch-ncco' ? fetch.generation : -1;
+    call.send({ kind: 'ncco', generation, actions: ncco({ action: 'talk', text: 'loud and clear' }) });
+    expect(call.effects.flatMap((e) => (e.kind === 'say' ? [e.text] : []))).toEqual(['loud and clear']);
+  });
+
+  it('talk with bargeIn: a key stops the talk and goes to the input that follows', () => {
+    const call = answered([
+      { action: 'talk', text: 'press one for sales or two for support, at any time', bargeIn: true },
+      { action: 'input', type: ['dtmf'], dtmf: { maxDigits: 1 } },
+      { action: 'wait', timeout: 1 },
+    ]);
+    expect(call.state.program.index).toBe(0);
+    expect(call.send({ kind: 'dtmf', digits: '2' }).outcome).toEqual({ ok: true, consumed: true });
+    expect(call.webhooks().at(-1)).toMatchObject({ dtmf: { digits: '2', timed_out: false } });
+    expect(call.state.program.index).toBe(2);
+  });
+
+  it('talk without bargeIn plays to its end: keys meanwhile are not taken', () => {
+    const call = answered([
+      { action: 'talk', text: 'please listen to the whole message' },
+      { action: 'input', type: ['dtmf'] },
+    ]);
+    expect(call.send({ kind: 'dtmf', digits: '2' }).outcome).toEqual({ ok: true, consumed: false });
+    expect(call.state.program.index).toBe(0);
+  });
+
+  it('input asynchronous: goes on at once and sends each key as it is pressed', () => {
+    const call = answered([
+      { action: 'input', type: ['dtmf'], mode: 'asynchronous', eventUrl: ['https://example.com/keys'] },
+      { action: 'conversation', name: 'room' },
+    ]);
+    expect(call.state.program.index).toBe(1);
+    expect(call.send({ kind: 'dtmf', digits: '4p2' }).outcome).toEqual({ ok: true, consumed: true });
+    expect(call.webhooks('https://example.com/keys').map((e) => e['dtmf'])).toEqual([
+      { digits: '4', timed_out: false },
+      { digits: '2', timed_out: false },
+    ]);
+  });
+
+  it('a DTMF listener registered through the API hears keys until it is removed', () => {
+    const call = answered([{ action: 'conversation', name: 'room' }]);
+    const listener = { url: 'https://example.com/listen', method: 'POST' } as const;
+    expect(call.send({ kind: 'dtmf-listener', target: listener }).outcome).toEqual({ ok: true });
+    call.send({ kind: 'dtmf', digits: '9' });
+    call.send({ kind: 'dtmf-listener', target: null });
+    expect(call.send({ kind: 'dtmf', digits: '8' }).outcome).toEqual({ ok: true, consumed: false });
+    expect(call.webhooks('https://example.com/listen')).toHaveLength(1);
+    call.send({ kind: 'hangup' });
+    expect(call.send({ kind: 'dtmf-listener', target: listener }).outcome).toMatchObject({ ok: false });
+  });
+
+  it('an inbound leg talks to its caller', () => {
+    const call = new Driver(
+      setupOf({
+        direction: 'inbound',
+        from: { type: 'phone', number: '447700900123' },
+        to: { type: 'phone', number: '447700100200' },
+      }),
+    );
+    call.wait(3000);
+    expect(call.effects.filter((e) => e.kind === 'say')).toEqual([
+      { kind: 'say', handset: '447700900123', text: 'Hello there, this is a test call' },
+    ]);
+  });
+
+  it('dtmfAnswer: the digits are sent when the phone answers', () => {
+    const call = new Driver(setupOf({ to: { type: 'phone', number: '447700900001', dtmfAnswer: '1p2' } }));
+    call.wait(3000);
+    expect(call.state.timeline).toContainEqual(
+      expect.objectContaining({ event: 'dtmfAnswer sent', detail: { digits: '1p2' } }),
+    );
   });
 
   it('transfer: sends the transfer event and runs the new NCCO', () => {
@@ -421,7 +580,12 @@ describe('the NCCO', () => {
     call.wait(60_000);
     expect(call.state.status).toBe('answered');
     call.send({ kind: 'hangup' });
-    expect(call.effects.at(-1)).toEqual({ kind: 'parent', parentUuid: 'parent-1' });
+    expect(call.effects.at(-1)).toEqual({
+      kind: 'parent',
+      parentUuid: 'parent-1',
+      status: 'completed',
+      event: expect.objectContaining({ status: 'completed', uuid: call.state.setup.uuid }),
+    });
   });
 });
 
@@ -434,7 +598,7 @@ describe('live-call controls', () => {
     call.send({ kind: 'earmuff' });
     expect(call.state).toMatchObject({ muted: true, earmuffed: true });
     call.send({ kind: 'talk', text: 'Hello <break time="1s"/> world' });
-    expect(call.effects.at(-1)).toEqual({ kind: 'say', text: 'Hello world' });
+    expect(call.effects.at(-1)).toEqual({ kind: 'say', handset: '447700900001', text: 'Hello world' });
     expect(call.send({ kind: 'play-dtmf', digits: '12' }).outcome).toEqual({ ok: true });
   });
 });

@@ -243,7 +243,13 @@ export type WaitAction = z.infer<typeof wait>;
 
 export type NccoParse =
   | { ok: true; actions: NccoAction[] }
-  | { ok: false; reason: string; invalidParameters: InvalidParameter[] };
+  | {
+      ok: false;
+      reason: string;
+      invalidParameters: InvalidParameter[];
+      /** The URL could not be reached or answered an HTTP error (what `fallback_answer_url` covers). */
+      unreachable?: boolean;
+    };
 
 /** The vendor's words for an NCCO it cannot run (its error event's `reason`). */
 export const NCCO_SYNTAX_ERROR = 'Syntax error in NCCO. Invalid value type or action.';

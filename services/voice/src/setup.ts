@@ -6,6 +6,8 @@ import type { NccoAction } from './ncco';
 
 /** Per-minute rates of the endpoints that are not phone numbers: SIP trunks and websockets. */
 const IP_RATE = parseAmount('0.00400000');
+/** Per-minute rate of a call received on a rented number, whatever its country. */
+export const INBOUND_RATE = parseAmount('0.00400000');
 
 /** What the caller decides about a new leg; the network decides the rest. */
 export interface LegRequest {
@@ -23,6 +25,36 @@ export interface LegRequest {
   lengthTimerSeconds: number;
   ringingTimerSeconds: number;
   baseUrl: string;
+}
+
+/**
+ * An inbound leg: a phone calls a number the account rents. The platform picks up at once (started,
+ * ringing, answered) and the application's NCCO decides the rest; the caller's network carries it.
+ *
+ * @example
+ * inboundSetup({ ..., from: { type: 'phone', number: '447700900001' }, to: { type: 'phone', number: rented } }).direction // 'inbound'
+ */
+export function inboundSetup(request: Omit<LegRequest, 'parentUuid' | 'machineDetection'>): CallSetup {
+  const { lengthTimerSeconds, ringingTimerSeconds, ...rest } = request;
+  const caller = request.from.type === 'phone' ? lookupNumber(request.from.number) : null;
+  const carrier = caller?.ok ? caller.currentCarrier : null;
+  return {
+    ...rest,
+    parentUuid: null,
+    machineDetection: null,
+    direction: 'inbound',
+    lengthTimerMs: lengthTimerSeconds * 1000,
+    ringingTimerMs: ringingTimerSeconds * 1000,
+    outcome: { behaviour: 'answer', ringAfterMs: 0, actAfterMs: 0, hangupAfterMs: null, detail: null },
+    rate: INBOUND_RATE,
+    network: {
+      code: carrier?.networkCode ?? '',
+      name: carrier?.name ?? null,
+      country: caller?.ok ? caller.country.code : null,
+      countryName: caller?.ok ? caller.country.name : null,
+    },
+    product: 'VOICE-CALL',
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { type JsonObject, migrate } from '@comms/core';
+import type { StoredRecording } from '../machine';
 import { directoryOf } from '../objects';
 
 const MIGRATIONS = [
@@ -11,6 +12,11 @@ const MIGRATIONS = [
      call TEXT NOT NULL
    );
    CREATE INDEX calls_created ON calls (created_at);`,
+  `CREATE TABLE recordings (
+     uuid TEXT PRIMARY KEY,
+     call_uuid TEXT NOT NULL,
+     recording TEXT NOT NULL
+   );`,
 ];
 
 /** The vendor's limit on call creation: 3 a second per account. */
@@ -39,8 +45,9 @@ export interface CallQuery {
 }
 
 /**
- * One object per account: the account's calls as the list shows them, kept current by the legs, and
- * the sliding one-second window of call creations.
+ * One object per account: the account's calls as the list shows them, kept current by the legs, the
+ * recordings its calls made (downloads name only the recording, and the token names the account),
+ * and the sliding one-second window of call creations.
  */
 export class CallIndex extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -62,11 +69,7 @@ export class CallIndex extends DurableObject<Env> {
   }
 
   async upsert(apiKey: string, row: IndexedCall): Promise<void> {
-    if (!(await this.ctx.storage.get<boolean>('noted'))) {
-      // First call of the account: listed so that a sandbox reset reaches this index.
-      await directoryOf(this.env).note('index', apiKey);
-      await this.ctx.storage.put('noted', true);
-    }
+    await this.noteOnce(apiKey);
     this.sql.exec(
       `INSERT INTO calls (uuid, conversation_uuid, status, created_at, call) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (uuid) DO UPDATE SET status = excluded.status, call = excluded.call`,
@@ -76,6 +79,32 @@ export class CallIndex extends DurableObject<Env> {
       row.createdAt,
       JSON.stringify(row.call),
     );
+  }
+
+  /** Keeps a finished recording for download; a recording reported twice is kept once. */
+  async addRecording(apiKey: string, recording: StoredRecording): Promise<void> {
+    await this.noteOnce(apiKey);
+    this.sql.exec(
+      'INSERT OR IGNORE INTO recordings (uuid, call_uuid, recording) VALUES (?, ?, ?)',
+      recording.uuid,
+      recording.callUuid,
+      JSON.stringify(recording),
+    );
+  }
+
+  /** A recording of the account's calls; null when the account has none of that id. */
+  recording(uuid: string): StoredRecording | null {
+    const row = this.sql
+      .exec<{ recording: string }>('SELECT recording FROM recordings WHERE uuid = ?', uuid)
+      .toArray()[0];
+    return row ? (JSON.parse(row.recording) as StoredRecording) : null;
+  }
+
+  /** First state of the account here: listed so that a sandbox reset reaches this index. */
+  private async noteOnce(apiKey: string) {
+    if (await this.ctx.storage.get<boolean>('noted')) return;
+    await directoryOf(this.env).note('index', apiKey);
+    await this.ctx.storage.put('noted', true);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { type JsonObject, migrate, type WebhookJob, webhookJob } from '@comms/core';
+import { randomApplicationNumber } from '../application-numbers';
 import { callObject } from '../call-object';
 import { type CallEndpoint, endpointAddress } from '../endpoints';
 import {
@@ -220,11 +221,11 @@ export class CallLeg extends DurableObject<Env> {
         await this.ctx.storage.put('fetch', effect);
         return;
       case 'say':
-        if (setup.to.type !== 'phone') return;
         await sms(this.env)
           .deliverToHandset({
-            from: endpointAddress(setup.from),
-            to: setup.to.number,
+            // The line the words come from: the caller id of an outbound leg, the rented number of an inbound one.
+            from: endpointAddress(setup.direction === 'inbound' ? setup.to : setup.from),
+            to: effect.handset,
             text: effect.text,
             channel: 'voice',
           })
@@ -240,11 +241,14 @@ export class CallLeg extends DurableObject<Env> {
         return;
       case 'parent':
         await legOf(this.env, effect.parentUuid)
-          .input({ kind: 'child-ended', uuid: setup.uuid })
+          .input({ kind: 'child-ended', uuid: setup.uuid, status: effect.status, event: effect.event })
           .catch((err) => console.error('voice: could not tell the parent leg', effect.parentUuid, err));
         return;
       case 'charge':
         await this.charge(effect.amount, effect.record);
+        return;
+      case 'recording':
+        await indexOf(this.env, setup.apiKey).addRecording(setup.apiKey, effect.recording);
         return;
     }
   }
@@ -304,10 +308,11 @@ export class CallLeg extends DurableObject<Env> {
     if (!setup || !target) return;
     let input: CallInput;
     try {
-      const result = await this.env.NCCO_FETCHER.answer(target, {
-        apiKey: setup.apiKey,
-        applicationId: setup.applicationId,
-      });
+      const result = await this.env.NCCO_FETCHER.answer(
+        target,
+        { apiKey: setup.apiKey, applicationId: setup.applicationId },
+        { fallback: !request },
+      );
       input = result.ok
         ? { kind: 'ncco', generation, actions: result.actions }
         : { kind: 'ncco-error', generation, reason: result.reason };
@@ -325,13 +330,18 @@ export class CallLeg extends DurableObject<Env> {
     action: Extract<CallEffect, { kind: 'connect' }>['action'],
   ) {
     const endpoint = action.endpoint[0]!;
+    // Without a number linked to the application, `randomFromNumber` keeps the caller's number.
+    const random = action.randomFromNumber
+      ? await randomApplicationNumber(this.env, parent.apiKey, parent.applicationId).catch(() => null)
+      : null;
+    const from = action.from ?? random;
     const setup = legSetup({
       uuid,
       conversationUuid: parent.conversationUuid,
       apiKey: parent.apiKey,
       applicationId: parent.applicationId,
       to: endpoint,
-      from: action.from ? { type: 'phone', number: action.from } : parent.from,
+      from: from ? { type: 'phone', number: from } : parent.from,
       event: action.eventUrl?.[0]
         ? { url: action.eventUrl[0], method: action.eventMethod ?? 'POST' }
         : parent.event,
@@ -348,7 +358,9 @@ export class CallLeg extends DurableObject<Env> {
       await legOf(this.env, uuid).start(setup);
     } catch (err) {
       console.error('voice: could not place a connected leg', uuid, err);
-      if (this.state) await this.commit(step(this.state, { kind: 'child-ended', uuid }, this.context()));
+      if (this.state) {
+        await this.commit(step(this.state, { kind: 'child-ended', uuid, status: 'failed' }, this.context()));
+      }
     }
   }
 
@@ -366,7 +378,7 @@ export class CallLeg extends DurableObject<Env> {
     const { setup } = this.state;
     const request = {
       product: setup.product,
-      direction: 'outbound' as const,
+      direction: setup.direction,
       id: setup.uuid,
       record: pending.record,
     };

@@ -9,12 +9,13 @@ import {
 } from '@comms/core';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { randomApplicationNumber } from '../application-numbers';
 import { invalid, readCreateBody } from '../create-body';
 import type { CallEndpoint } from '../endpoints';
 import { urlList } from '../endpoints';
 import { CALL_STATUSES } from '../events';
 import { parseNcco } from '../ncco';
-import { accounts, indexOf, legOf, numbers } from '../objects';
+import { accounts, indexOf, legOf } from '../objects';
 import { legSetup } from '../setup';
 import { leg, notFound, readJson, refused } from './shared';
 
@@ -70,19 +71,15 @@ async function applicationEventUrl(
   return { url: event.address, method: event.http_method === 'GET' ? 'GET' : 'POST' };
 }
 
-/** `random_from_number`: one of the numbers the account links to the calling application. */
+/** `random_from_number`: a number the account links to the calling application. */
 async function randomFromNumber(env: Env, auth: AuthContext): Promise<CallEndpoint> {
-  const owned = auth.applicationId
-    ? await numbers(env).numbersOfApplication(auth.apiKey, auth.applicationId)
-    : [];
-  const voice = owned.filter((n) => n.features.includes('VOICE'));
-  if (voice.length === 0) {
+  const number = await randomApplicationNumber(env, auth.apiKey, auth.applicationId);
+  if (number === null) {
     throw invalid([
       { name: 'random_from_number', reason: 'The application has no linked number with the VOICE feature' },
     ]);
   }
-  const pick = voice[crypto.getRandomValues(new Uint32Array(1))[0]! % voice.length]!;
-  return { type: 'phone', number: pick.msisdn };
+  return { type: 'phone', number };
 }
 
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'Must be an ISO 8601 date-time');

@@ -62,3 +62,19 @@ live.put('/v1/calls/:uuid/dtmf', async (c) => {
   const body = parseWith(dtmf, await readJson(c));
   return control(c, { kind: 'play-dtmf', digits: body.digits }, 'DTMF sent');
 });
+
+const dtmfListener = z.object({
+  event_url: urlList,
+  event_method: z.enum(['GET', 'POST']).optional(),
+});
+
+/** Asynchronous DTMF: every key the callee presses goes to `event_url` as an input event. */
+live.put('/v1/calls/:uuid/input/dtmf', async (c) => {
+  const body = parseWith(dtmfListener, await readJson(c));
+  const target = { url: body.event_url[0]!, method: body.event_method ?? 'POST' } as const;
+  return control(c, { kind: 'dtmf-listener', target }, 'DTMF listener registered');
+});
+
+live.delete('/v1/calls/:uuid/input/dtmf', (c) =>
+  control(c, { kind: 'dtmf-listener', target: null }, 'DTMF listener removed'),
+);
