@@ -622,6 +622,19 @@ describe('create body validation', () => {
     expect(results.find((r) => r.status === 429)!.body).toMatchObject({ title: 'Too Many Requests' });
   });
 
+  it("keeps to a lower max-calls-per-second of the account's settings", async () => {
+    const slow = await voiceAccount({ settings: { 'max-calls-per-second': 1 } });
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        create({ ...valid(), to: [{ type: 'phone', number: '447700900400' }] }, slow.jwt()),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 429, 429]);
+    expect(results.find((r) => r.status === 429)!.body).toMatchObject({
+      detail: 'At most 1 call a second may be created for this account',
+    });
+  });
+
   it('places calls with random_from_number from the application numbers', async () => {
     const owner = await voiceAccount({ balance: 20 });
     const search = await fetch(

@@ -28,6 +28,7 @@ export default class extends WorkerEntrypoint {
   }
   ledger(apiKey) { return entries.get(apiKey) ?? []; }
   signingSecret(apiKey) { return { secret: 'secret-of-' + apiKey, method: 'sha256', signWebhooks: false }; }
+  settings() { return { 'max-calls-per-second': 30 }; }
 }`;
 
 /** Stands in for the numbers service: no application has numbers. */

@@ -127,7 +127,10 @@ sandbox.get('/handsets/:msisdn/messages', async (c) => {
  */
 sandbox.post(
   '/handsets/:msisdn/calls',
-  validate('json', z.object({ to: z.string().regex(/^\+?\d{7,15}$/, 'Must be an E.164 number of 7 to 15 digits') })),
+  validate(
+    'json',
+    z.object({ to: z.string().regex(/^\+?\d{7,15}$/, 'Must be an E.164 number of 7 to 15 digits') }),
+  ),
   async (c) => {
     const from = c.req.param('msisdn').replace(/^\+/, '');
     if (!/^\d{7,15}$/.test(from)) {
@@ -136,10 +139,18 @@ sandbox.post(
     const to = c.req.valid('json').to.replace(/^\+/, '');
     const result = await rpc<VoiceRpc>(c.env.VOICE).inboundCall({ from, to }, new URL(c.req.url).origin);
     if (!result.ok) {
-      throw new ApiError({ kind: result.reason === 'not-rented' ? 'not-found' : 'conflict', detail: result.detail });
+      throw new ApiError({
+        kind: result.reason === 'not-rented' ? 'not-found' : 'conflict',
+        detail: result.detail,
+      });
     }
     return c.json(
-      { uuid: result.uuid, conversation_uuid: result.conversation_uuid, status: 'started', direction: 'inbound' },
+      {
+        uuid: result.uuid,
+        conversation_uuid: result.conversation_uuid,
+        status: 'started',
+        direction: 'inbound',
+      },
       201,
     );
   },

@@ -19,7 +19,7 @@ const MIGRATIONS = [
    );`,
 ];
 
-/** The vendor's limit on call creation: 3 a second per account. */
+/** The vendor's limit on call creation: 3 a second per account (less when the account's settings say so). */
 export const CALLS_PER_SECOND = 3;
 
 /** What a leg tells the index each time it changes. */
@@ -60,10 +60,10 @@ export class CallIndex extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
-  /** Takes one call creation of the account's allowance; false past 3 in any 1000 ms. */
-  admit(now = Date.now()): boolean {
+  /** Takes one call creation of the account's allowance; false past `perSecond` in any 1000 ms. */
+  admit(perSecond = CALLS_PER_SECOND, now = Date.now()): boolean {
     this.recent = this.recent.filter((t) => now - t < 1000);
-    if (this.recent.length >= CALLS_PER_SECOND) return false;
+    if (this.recent.length >= perSecond) return false;
     this.recent.push(now);
     return true;
   }

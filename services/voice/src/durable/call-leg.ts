@@ -29,6 +29,8 @@ const MIGRATIONS = [
  * in order.
  */
 export const EVENT_SPACING_MS = 1200;
+/** Fetches and timer rounds one alarm works off before it leaves the rest to the next. */
+const MAX_ALARM_ROUNDS = 20;
 /** How soon a charge the ledger could not take is tried again. */
 const CHARGE_RETRY_MS = 5000;
 
@@ -131,18 +133,26 @@ export class CallLeg extends DurableObject<Env> {
     return true;
   }
 
+  /**
+   * Does everything that is due, until nothing is: an NCCO to fetch, timers to fire (a timer may ask
+   * for a fetch, and a fetched NCCO may start a timer that is due at once). Working it all off here
+   * leaves the next alarm strictly in the future: an alarm set during its own handler to the very
+   * time it fired at would count as unchanged and be dropped.
+   */
   override async alarm(): Promise<void> {
     await this.retryCharge();
-    const pending = await this.ctx.storage.get<number | FetchEffect>('fetch');
-    if (pending !== undefined) {
-      await this.ctx.storage.delete('fetch');
-      // Before input replies existed only the generation was kept.
-      await this.fetchAnswer(
-        typeof pending === 'number' ? { kind: 'fetch-ncco', generation: pending } : pending,
-      );
-    }
-    const due = this.state ? nextTimer(this.state) : null;
-    if (this.state && due !== null && due <= Date.now()) {
+    for (let round = 0; round < MAX_ALARM_ROUNDS; round++) {
+      const pending = await this.ctx.storage.get<number | FetchEffect>('fetch');
+      if (pending !== undefined) {
+        await this.ctx.storage.delete('fetch');
+        // Before input replies existed only the generation was kept.
+        await this.fetchAnswer(
+          typeof pending === 'number' ? { kind: 'fetch-ncco', generation: pending } : pending,
+        );
+        continue;
+      }
+      const due = this.state ? nextTimer(this.state) : null;
+      if (!this.state || due === null || due > Date.now()) break;
       await this.commit(step(this.state, { kind: 'tick' }, this.context()));
     }
     await this.drain();
@@ -204,7 +214,8 @@ export class CallLeg extends DurableObject<Env> {
     const charge = await this.ctx.storage.get<{ retryAt: number }>('pendingCharge');
     if (charge) times.push(charge.retryAt);
     if (times.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...times));
+    // Never at or before now: see `alarm`.
+    else await this.ctx.storage.setAlarm(Math.max(Math.min(...times), Date.now() + 1));
   }
 
   // ---- effects ---------------------------------------------------------------------------------

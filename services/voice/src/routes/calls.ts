@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { randomApplicationNumber } from '../application-numbers';
 import { invalid, readCreateBody } from '../create-body';
+import { CALLS_PER_SECOND } from '../durable/call-index';
 import type { CallEndpoint } from '../endpoints';
 import { urlList } from '../endpoints';
 import { CALL_STATUSES } from '../events';
@@ -29,11 +30,13 @@ calls.post('/v1/calls', async (c) => {
   if (!event) {
     throw invalid([{ name: 'event_url', reason: 'Required unless the application has a voice event_url' }]);
   }
-  if (!(await indexOf(c.env, auth.apiKey).admit())) {
+  const settings = await accounts(c.env).settings(auth.apiKey);
+  const perSecond = Math.min(CALLS_PER_SECOND, settings?.['max-calls-per-second'] ?? CALLS_PER_SECOND);
+  if (!(await indexOf(c.env, auth.apiKey).admit(perSecond))) {
     throw new ApiError({
       kind: 'throttled',
       type: ERROR_TYPES.throttled,
-      detail: 'At most 3 calls a second may be created per account',
+      detail: `At most ${perSecond} call${perSecond === 1 ? '' : 's'} a second may be created for this account`,
     });
   }
   const from: CallEndpoint = body.from ?? (await randomFromNumber(c.env, auth));
