@@ -1,3 +1,4 @@
+export * from './alarm';
 export * from './app';
 export * from './auth';
 export * from './callback-url';

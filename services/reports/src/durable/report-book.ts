@@ -1,5 +1,12 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type AccountIdentity, type JsonObject, migrate, type UsageCursor, webhookJob } from '@comms/core';
+import {
+  type AccountIdentity,
+  armAlarm,
+  type JsonObject,
+  migrate,
+  type UsageCursor,
+  webhookJob,
+} from '@comms/core';
 import { ZipWriter } from '../archive';
 import { csvLine, csvRows } from '../csv';
 import { accounts, ledgerPage } from '../ledger';
@@ -396,8 +403,7 @@ export class ReportBook extends DurableObject<Env> {
         'SELECT MIN(t) AS t FROM (SELECT MIN(due_at) AS t FROM reports UNION ALL SELECT MIN(expires_at) FROM reports)',
       )
       .one().t;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    await armAlarm(this.ctx.storage, next);
   }
 
   private row(id: string): ReportRow | undefined {

@@ -1,5 +1,13 @@
 import { DurableObject } from 'cloudflare:workers';
-import { formatAmount, type JsonObject, migrate, scts, vendorDateTime, webhookJob } from '@comms/core';
+import {
+  armAlarm,
+  formatAmount,
+  type JsonObject,
+  migrate,
+  scts,
+  vendorDateTime,
+  webhookJob,
+} from '@comms/core';
 import type { ReceiptStatus } from '@comms/network';
 import { directoryOf, handsetOf } from '../objects';
 
@@ -153,8 +161,7 @@ export class Outbox extends DurableObject<Env> {
 
   private async arm() {
     const next = this.sql.exec<{ t: number | null }>('SELECT MIN(due_at) AS t FROM parts').one().t;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    await armAlarm(this.ctx.storage, next);
   }
 }
 

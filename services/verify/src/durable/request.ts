@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type Amount, messageId, migrate } from '@comms/core';
+import { type Amount, armAlarm, messageId, migrate } from '@comms/core';
 import { DEFAULT_SENDER, messagesPrice, type RequestFacts, usageRecord, VERIFY_PRICE } from '../facts';
 import {
   advance,
@@ -241,8 +241,7 @@ export class VerifyRequest extends DurableObject<Env> {
     if (!loaded) return;
     const job = this.sql.exec<{ t: number | null }>('SELECT MIN(due_at) AS t FROM schedule').one().t;
     const times = [nextDeadline(loaded.state), job].filter((t): t is number => t !== null);
-    if (times.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...times));
+    await armAlarm(this.ctx.storage, times.length === 0 ? null : Math.min(...times));
   }
 
   private async perform(job: Job): Promise<void> {

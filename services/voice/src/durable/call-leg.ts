@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { type JsonObject, migrate, type WebhookJob, webhookJob } from '@comms/core';
+import { armAlarm, type JsonObject, migrate, type WebhookJob, webhookJob } from '@comms/core';
 import { randomApplicationNumber } from '../application-numbers';
 import { callObject } from '../call-object';
 import { type CallEndpoint, endpointAddress } from '../endpoints';
@@ -213,9 +213,7 @@ export class CallLeg extends DurableObject<Env> {
     if ((await this.ctx.storage.get('fetch')) !== undefined) times.push(Date.now());
     const charge = await this.ctx.storage.get<{ retryAt: number }>('pendingCharge');
     if (charge) times.push(charge.retryAt);
-    if (times.length === 0) await this.ctx.storage.deleteAlarm();
-    // Never at or before now: see `alarm`.
-    else await this.ctx.storage.setAlarm(Math.max(Math.min(...times), Date.now() + 1));
+    await armAlarm(this.ctx.storage, times.length === 0 ? null : Math.min(...times));
   }
 
   // ---- effects ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { JsonObject, WebhookDelivery, WebhookJob, WebhookKind } from '@comms/core';
-import { migrate } from '@comms/core';
+import { armAlarm, migrate } from '@comms/core';
 import { directoryOf } from '../logs';
 
 /** Schema steps (append-only, see `migrate`). */
@@ -281,8 +281,7 @@ export class DeliveryLog extends DurableObject<Env> {
   /** Sets the alarm to the earliest time it has work, or clears it. */
   private async arm() {
     const next = this.sql.exec<{ t: number | null }>('SELECT MIN(next_attempt_at) AS t FROM jobs').one().t;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    await armAlarm(this.ctx.storage, next);
   }
 
   /** Lists this log in the service's directory once, so that a reset reaches it. */
