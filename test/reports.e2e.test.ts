@@ -66,6 +66,39 @@ describe('synchronous reports through @vonage/reports', () => {
     });
   });
 
+  it("shows an SMS in flight as accepted, then with its receipt's time, latency and error code", async () => {
+    const acct = await newAccount();
+    // The magic suffix 201 fails at the network one second after submission.
+    const sent = await sendSms(acct, '447700900201', 'Fail me');
+    const query = {
+      product: 'SMS',
+      account_id: acct.api_key,
+      direction: 'outbound',
+      date_start: window().dateStart,
+      date_end: window().dateEnd,
+    };
+    const first = await rawRecords(acct, query);
+    expect((first.body['records'] as Record<string, unknown>[])[0]).toMatchObject({
+      message_id: sent['message-id'],
+      status: 'accepted',
+      date_finalized: null,
+      latency: null,
+      error_code: null,
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await rawRecords(acct, query);
+    const record = (later.body['records'] as Record<string, unknown>[])[0]!;
+    expect(record).toMatchObject({
+      status: 'failed',
+      latency: 1000,
+      error_code: '8',
+      error_code_description: 'Network Error',
+    });
+    const received = Date.parse(String(record['date_received']));
+    expect(Date.parse(String(record['date_finalized'])) - received).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(String(record['date_finalized'])) - received).toBeLessThanOrEqual(2000);
+  });
+
   it('answers by id with ids_not_found, and lets a primary account read its secondary', async () => {
     const primary = await newAccount();
     const secondary = await newAccount({ primary_api_key: primary.api_key });

@@ -20,6 +20,16 @@ export const RECEIPT_ERR = {
   unreachable: 12,
 } as const;
 
+/** The vendor's description of each delivery-receipt error code the simulated network gives. */
+export const RECEIPT_ERR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  [RECEIPT_ERR.delivered]: 'Delivered',
+  [RECEIPT_ERR.absentTemporary]: 'Absent Subscriber - Temporary',
+  [RECEIPT_ERR.antiSpam]: 'Anti-Spam Rejection',
+  [RECEIPT_ERR.networkError]: 'Network Error',
+  [RECEIPT_ERR.illegalNumber]: 'Illegal Number',
+  [RECEIPT_ERR.unreachable]: 'Destination Unreachable',
+};
+
 /** The longest an expiring message waits, so that a test sees its receipt soon. */
 const MAX_EXPIRY_MS = 20_000;
 

@@ -58,8 +58,13 @@ const SMS_ERRORS: Readonly<Record<string, [string | null, string]>> = {
  * @example
  * reportRecord(shape, usage, 'abcd1234') // { account_id: 'abcd1234', message_id: '0A0000001234ABCD', ..., total_price: '0.03330000' }
  */
-export function reportRecord(shape: RecordShape, usage: ReportableUsage, accountId: string): JsonObject {
-  const stored = parseRecord(usage.record);
+export function reportRecord(
+  shape: RecordShape,
+  usage: ReportableUsage,
+  accountId: string,
+  now = Date.now(),
+): JsonObject {
+  const stored = inFlightView(parseRecord(usage.record), now);
   const known = ledgerValues(shape, usage, stored, accountId);
   const out: JsonObject = {};
   for (const field of shape.fields) {
@@ -91,10 +96,29 @@ function ledgerValues(
   if (shape.includeMessage) values['message_body'] = stored['text'] ?? stored['message_body'] ?? null;
   if (shape.product === 'SMS') {
     const [code, description] = SMS_ERRORS[String(stored['status'])] ?? [null, null];
-    values['error_code'] = stored['error_code'] ?? code;
-    values['error_code_description'] = stored['error_code_description'] ?? description;
+    // Records written before the SMS service kept its receipt codes fall back to the status's.
+    values['error_code'] = 'error_code' in stored ? stored['error_code'] : code;
+    values['error_code_description'] =
+      'error_code_description' in stored ? stored['error_code_description'] : description;
   }
   return values;
+}
+
+/**
+ * An SMS whose outcome the network has decided but not yet reached (its receipt is still to come)
+ * is shown as the vendor shows one in flight: `accepted`, without finalization, latency or error.
+ */
+function inFlightView(stored: JsonObject, now: number): JsonObject {
+  const finalized = stored['date_finalized'];
+  if (typeof finalized !== 'string' || !(Date.parse(finalized) > now)) return stored;
+  return {
+    ...stored,
+    status: 'accepted',
+    date_finalized: null,
+    latency: null,
+    error_code: null,
+    error_code_description: null,
+  };
 }
 
 function parseRecord(text: string): JsonObject {

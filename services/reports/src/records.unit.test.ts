@@ -58,6 +58,34 @@ describe('report records from ledger entries', () => {
     expect(record).not.toHaveProperty('message_body');
   });
 
+  it("shows an SMS's receipt once the network has reached it, and the message in flight before", () => {
+    const shape = recordShape({ product: 'SMS', direction: 'outbound', includeMessage: false });
+    const failed = {
+      ...SMS_RECORD,
+      status: 'failed',
+      date_finalized: '2026-01-01T10:00:06.123Z',
+      latency: 1000,
+      error_code: '12',
+      error_code_description: 'Destination Unreachable',
+    };
+    const after = reportRecord(shape, usage({ record: failed }), 'abcd1234', Date.UTC(2026, 0, 1, 10, 0, 7));
+    expect(after).toMatchObject({
+      status: 'failed',
+      date_finalized: '2026-01-01T10:00:06+00:00',
+      latency: 1000,
+      error_code: '12',
+      error_code_description: 'Destination Unreachable',
+    });
+    const before = reportRecord(shape, usage({ record: failed }), 'abcd1234', Date.UTC(2026, 0, 1, 10, 0, 6));
+    expect(before).toMatchObject({
+      status: 'accepted',
+      date_finalized: null,
+      latency: null,
+      error_code: null,
+      error_code_description: null,
+    });
+  });
+
   it('adds message_body after to with include_message, and nets refunds into total_price', () => {
     const shape = recordShape({ product: 'SMS', direction: 'inbound', includeMessage: true });
     const record = reportRecord(

@@ -12,7 +12,13 @@ import {
   readParams,
   respond,
 } from '@comms/core';
-import { lookupNumber, type NumberInfo, priceFor, smsOutcome } from '@comms/network';
+import {
+  lookupNumber,
+  type NumberInfo,
+  priceFor,
+  RECEIPT_ERR_DESCRIPTIONS,
+  smsOutcome,
+} from '@comms/network';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { OutboxPart } from '../durable/outbox';
@@ -91,7 +97,7 @@ async function send(env: Env, auth: AuthContext, sms: Submission): Promise<Accep
       direction: 'outbound',
       id: ids[i]!,
       amount: price,
-      record: usageRecord(sms, info, ids[i]!, content, price, outcome.status, i + 1),
+      record: usageRecord(sms, info, ids[i]!, content, price, outcome, i + 1),
     })),
   });
   if (!result.ok) throw refusalFor(result.reason);
@@ -180,9 +186,10 @@ function usageRecord(
   id: string,
   content: string,
   price: Amount,
-  status: string,
+  outcome: { status: string; errCode: number; delayMs: number },
   part: number,
 ) {
+  const now = Date.now();
   return {
     message_id: id,
     client_ref: sms.clientRef ?? null,
@@ -199,7 +206,12 @@ function usageRecord(
     network_name: info.currentCarrier?.name ?? null,
     price: formatAmount(price),
     currency: 'EUR',
-    status,
-    date_received: new Date().toISOString(),
+    // The network decides the outcome at submission; reports show it once its time has come.
+    status: outcome.status,
+    date_received: new Date(now).toISOString(),
+    date_finalized: new Date(now + outcome.delayMs).toISOString(),
+    latency: outcome.delayMs,
+    error_code: String(outcome.errCode),
+    error_code_description: RECEIPT_ERR_DESCRIPTIONS[outcome.errCode] ?? null,
   };
 }
