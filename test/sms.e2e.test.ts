@@ -141,6 +141,41 @@ describe('SMS through @vonage/sms', () => {
     ]);
   });
 
+  it('settles a burst to two phones: each message reaches its handset once, each part one receipt', async () => {
+    const acct = await newAccount();
+    const phones = ['447700900031', '447700900032'];
+    const sent = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        submit({
+          api_key: acct.api_key,
+          api_secret: acct.api_secret,
+          from: 'Acme',
+          to: phones[i % 2]!,
+          text: `burst ${i}`,
+          callback: `${receiver.url}/burst`,
+          'client-ref': `burst-${acct.api_key}`,
+        }),
+      ),
+    );
+    const ids = sent.flatMap((b) =>
+      (b as { messages: Record<string, string>[] }).messages.map((m) => m['message-id']),
+    );
+    expect(ids).toHaveLength(20);
+    const receipts = await until(
+      () => bodies(receiver, '/burst').filter((b) => b['client-ref'] === `burst-${acct.api_key}`),
+      (r) => r.length >= 20,
+    );
+    // A moment more: a second settlement of the same parts would show up as extra receipts.
+    await new Promise((r) => setTimeout(r, 1500));
+    const settled = bodies(receiver, '/burst').filter((b) => b['client-ref'] === `burst-${acct.api_key}`);
+    expect(settled.map((r) => r.messageId).sort()).toEqual([...ids].sort());
+    expect(receipts.every((r) => r.status === 'delivered')).toBe(true);
+    for (const [n, phone] of phones.entries()) {
+      const texts = (await inbox(phone)).map((m) => m.text).filter((t) => t.startsWith('burst '));
+      expect(texts.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `burst ${2 * i + n}`).sort());
+    }
+  });
+
   it('sends receipts to the account dr-callback-url, signed when the account signs', async () => {
     const acct = await newAccount({ sign_webhooks: true });
     await new Accounts(

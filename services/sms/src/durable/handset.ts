@@ -25,34 +25,49 @@ export class Handset extends DurableObject<Env> {
       channel TEXT NOT NULL,
       received_at INTEGER NOT NULL
     )`);
+    this.sql.exec('CREATE INDEX IF NOT EXISTS inbox_id ON inbox (id)');
   }
 
   async receive(
     message: Omit<HandsetMessage, 'id' | 'received_at'> & { id?: string },
   ): Promise<HandsetMessage> {
-    if (this.sql.exec('SELECT 1 FROM inbox LIMIT 1').toArray().length === 0) {
+    return (await this.receiveAll([message]))[0]!;
+  }
+
+  /**
+   * Takes several messages in one step (the outbox settles many at once). A message whose `id` the
+   * inbox already holds is not shown twice, so a settlement tried again delivers once.
+   */
+  async receiveAll(
+    messages: (Omit<HandsetMessage, 'id' | 'received_at'> & { id?: string })[],
+  ): Promise<HandsetMessage[]> {
+    if (messages.length > 0 && this.sql.exec('SELECT 1 FROM inbox LIMIT 1').toArray().length === 0) {
       // First message: listed so that a sandbox reset reaches this phone.
-      await directoryOf(this.env).note('handset', message.to);
+      await directoryOf(this.env).note('handset', messages[0]!.to);
     }
-    const id = message.id ?? crypto.randomUUID();
     const at = Date.now();
-    this.sql.exec(
-      'INSERT INTO inbox (id, sender, recipient, text, channel, received_at) VALUES (?, ?, ?, ?, ?, ?)',
-      id,
-      message.from,
-      message.to,
-      message.text,
-      message.channel,
-      at,
-    );
-    return {
-      id,
-      from: message.from,
-      to: message.to,
-      text: message.text,
-      channel: message.channel,
-      received_at: new Date(at).toISOString(),
-    };
+    return messages.map((message) => {
+      const id = message.id ?? crypto.randomUUID();
+      this.sql.exec(
+        `INSERT INTO inbox (id, sender, recipient, text, channel, received_at)
+         SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE id = ?)`,
+        id,
+        message.from,
+        message.to,
+        message.text,
+        message.channel,
+        at,
+        id,
+      );
+      return {
+        id,
+        from: message.from,
+        to: message.to,
+        text: message.text,
+        channel: message.channel,
+        received_at: new Date(at).toISOString(),
+      };
+    });
   }
 
   /** The inbox, oldest first. */

@@ -11,6 +11,9 @@ import {
 import type { ReceiptStatus } from '@comms/network';
 import { directoryOf, handsetOf } from '../objects';
 
+/** The most messages one `sendBatch` of a queue takes. */
+const QUEUE_BATCH = 100;
+
 const MIGRATIONS = [
   `CREATE TABLE parts (
      message_id TEXT PRIMARY KEY,
@@ -60,22 +63,34 @@ export interface OutboxPart {
  */
 export class Outbox extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** The account this outbox belongs to, once it is noted in storage. */
+  private apiKey: string | null = null;
+  /** When the alarm is set for; null when none is. */
+  private alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
+    ctx.blockConcurrencyWhile(async () => {
+      migrate(this.sql, MIGRATIONS);
+      this.alarmAt = await ctx.storage.getAlarm();
+    });
   }
 
   /** Schedules the parts of an accepted message. */
   async accept(apiKey: string, parts: OutboxPart[]): Promise<void> {
-    if ((await this.ctx.storage.get<string>('apiKey')) !== apiKey) {
-      // First use: listed so that a sandbox reset reaches this object.
-      await directoryOf(this.env).note('outbox', apiKey);
-      await this.ctx.storage.put('apiKey', apiKey);
+    if (this.apiKey !== apiKey) {
+      if ((await this.ctx.storage.get<string>('apiKey')) !== apiKey) {
+        // First use: listed so that a sandbox reset reaches this object.
+        await directoryOf(this.env).note('outbox', apiKey);
+        await this.ctx.storage.put('apiKey', apiKey);
+      }
+      this.apiKey = apiKey;
     }
     const now = Date.now();
+    let earliest = Number.POSITIVE_INFINITY;
     for (const p of parts) {
+      earliest = Math.min(earliest, now + p.delayMs);
       this.sql.exec(
         `INSERT INTO parts (message_id, message_ref, part, parts, sender, recipient, content, network_code, price,
            outcome, err_code, receipt_url, client_ref, submitted_at, due_at)
@@ -97,10 +112,17 @@ export class Outbox extends DurableObject<Env> {
         now + p.delayMs,
       );
     }
-    await this.arm();
+    // The alarm moves only when these parts are due before it (or it is past: running, or given up).
+    if (this.alarmAt === null || earliest < this.alarmAt || this.alarmAt <= now) {
+      this.alarmAt = await armAlarm(this.ctx.storage, earliest);
+    }
   }
 
-  /** Settles every part whose time has come: handset first, then the receipt. */
+  /**
+   * Settles every part whose time has come, in batches: each handset gets its delivered messages in
+   * one call, then the receipts go to the webhook queue. Tried again as a whole if anything fails;
+   * handsets and receipts (stable ids) take a repeat once.
+   */
   override async alarm(): Promise<void> {
     const apiKey = (await this.ctx.storage.get<string>('apiKey')) ?? '';
     const now = Date.now();
@@ -110,34 +132,51 @@ export class Outbox extends DurableObject<Env> {
         now,
       )
       .toArray();
+    // The handset shows a delivered message once, whole, when its last part arrives.
+    const byHandset = new Map<string, Parameters<ReturnType<typeof handsetOf>['receiveAll']>[0]>();
     for (const row of due) {
-      // The handset shows a delivered message once, whole, when its last part arrives.
-      if (row.outcome === 'delivered' && row.part === row.parts) {
-        await handsetOf(this.env, row.recipient).receive({
-          id: row.message_ref,
-          from: row.sender,
-          to: row.recipient,
-          text: row.content,
-          channel: 'sms',
-        });
-      }
-      if (row.receipt_url) {
-        await this.env.WEBHOOKS_QUEUE.send(
-          webhookJob({
-            id: `receipt-${row.message_id}`,
-            accountKey: apiKey,
-            kind: 'sms-receipt',
-            url: row.receipt_url,
-            method: 'POST',
-            encoding: 'json',
-            body: receipt(apiKey, row, now),
-            signing: 'legacy',
-          }),
-        );
-      }
-      this.sql.exec('UPDATE parts SET due_at = NULL, done_at = ? WHERE message_id = ?', now, row.message_id);
+      if (row.outcome !== 'delivered' || row.part !== row.parts) continue;
+      const inbox = byHandset.get(row.recipient) ?? [];
+      inbox.push({
+        id: row.message_ref,
+        from: row.sender,
+        to: row.recipient,
+        text: row.content,
+        channel: 'sms',
+      });
+      byHandset.set(row.recipient, inbox);
     }
-    await this.arm();
+    await Promise.all(
+      [...byHandset].map(([msisdn, messages]) => handsetOf(this.env, msisdn).receiveAll(messages)),
+    );
+    const receipts = due.flatMap((row) =>
+      row.receipt_url
+        ? [
+            {
+              body: webhookJob({
+                id: `receipt-${row.message_id}`,
+                accountKey: apiKey,
+                kind: 'sms-receipt',
+                url: row.receipt_url,
+                method: 'POST',
+                encoding: 'json',
+                body: receipt(apiKey, row, now),
+                signing: 'legacy',
+              }),
+            },
+          ]
+        : [],
+    );
+    for (let i = 0; i < receipts.length; i += QUEUE_BATCH) {
+      await this.env.WEBHOOKS_QUEUE.sendBatch(receipts.slice(i, i + QUEUE_BATCH));
+    }
+    this.sql.exec(
+      'UPDATE parts SET due_at = NULL, done_at = ? WHERE due_at IS NOT NULL AND due_at <= ?',
+      now,
+      now,
+    );
+    const next = this.sql.exec<{ t: number | null }>('SELECT MIN(due_at) AS t FROM parts').one().t;
+    this.alarmAt = await armAlarm(this.ctx.storage, next);
   }
 
   /** Replaces the personal data of a message (redact); false when this outbox never had it. */
@@ -155,13 +194,10 @@ export class Outbox extends DurableObject<Env> {
   async wipe(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.apiKey = null;
+    this.alarmAt = null;
     // The same live instance may take messages right after a reset.
     migrate(this.sql, MIGRATIONS);
-  }
-
-  private async arm() {
-    const next = this.sql.exec<{ t: number | null }>('SELECT MIN(due_at) AS t FROM parts').one().t;
-    await armAlarm(this.ctx.storage, next);
   }
 }
 
