@@ -6,6 +6,7 @@ export * from './contracts';
 export * from './credential-cache';
 export * from './errors';
 export * from './format';
+export * from './group-commit';
 export * from './ids';
 export * from './migrate';
 export * from './money';

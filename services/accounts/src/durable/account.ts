@@ -19,7 +19,7 @@ import type {
   UsageRecord,
   UsageSeed,
 } from '@comms/core';
-import { migrate, sha256Hex } from '@comms/core';
+import { GroupCommit, migrate, sha256Hex } from '@comms/core';
 
 /** Schema steps; the schema version is how many have been applied. Never edit one, only append. */
 const MIGRATIONS = [
@@ -169,10 +169,12 @@ export class Account extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /** Grant times of the last second per throughput kind; in memory on purpose, as a window outlives no restart. */
   private readonly windows = new Map<ThroughputKind | `allowance:${AllowanceKind}`, number[]>();
+  private readonly transactions: GroupCommit<TransactRequest, TransactResult>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.transactions = new GroupCommit(ctx.storage, (request) => this.transactNow(request));
     ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
@@ -391,8 +393,15 @@ export class Account extends DurableObject<Env> {
     return { ok: true, balance, recordId };
   }
 
-  /** Throughput, demo mode and every charge in one step: all of it happens, or none. */
-  transact(request: TransactRequest): TransactResult {
+  /**
+   * Throughput, demo mode and every charge in one step: all of it happens, or none. The hot path of
+   * SMS and verify: steps that arrive together share one commit.
+   */
+  transact(request: TransactRequest): Promise<TransactResult> {
+    return this.transactions.run(request);
+  }
+
+  private transactNow(request: TransactRequest): TransactResult {
     const row = this.row();
     if (!row) return { ok: false, reason: 'no-account', balance: 0 };
     if (request.throughput && !this.takeThroughput(request.throughput)) {

@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import {
   armAlarm,
   formatAmount,
+  GroupCommit,
   type JsonObject,
   migrate,
   scts,
@@ -67,26 +68,20 @@ export class Outbox extends DurableObject<Env> {
   private apiKey: string | null = null;
   /** When the alarm is set for; null when none is. */
   private alarmAt: number | null = null;
+  private readonly accepts: GroupCommit<OutboxPart[], number>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.accepts = new GroupCommit(ctx.storage, (parts) => this.insertParts(parts));
     ctx.blockConcurrencyWhile(async () => {
       migrate(this.sql, MIGRATIONS);
       this.alarmAt = await ctx.storage.getAlarm();
     });
   }
 
-  /** Schedules the parts of an accepted message. */
-  async accept(apiKey: string, parts: OutboxPart[]): Promise<void> {
-    if (this.apiKey !== apiKey) {
-      if ((await this.ctx.storage.get<string>('apiKey')) !== apiKey) {
-        // First use: listed so that a sandbox reset reaches this object.
-        await directoryOf(this.env).note('outbox', apiKey);
-        await this.ctx.storage.put('apiKey', apiKey);
-      }
-      this.apiKey = apiKey;
-    }
+  /** Stores the parts of a message; answers when the first is due. Messages that arrive together share a commit. */
+  private insertParts(parts: OutboxPart[]): number {
     const now = Date.now();
     let earliest = Number.POSITIVE_INFINITY;
     for (const p of parts) {
@@ -112,6 +107,21 @@ export class Outbox extends DurableObject<Env> {
         now + p.delayMs,
       );
     }
+    return earliest;
+  }
+
+  /** Schedules the parts of an accepted message. */
+  async accept(apiKey: string, parts: OutboxPart[]): Promise<void> {
+    if (this.apiKey !== apiKey) {
+      if ((await this.ctx.storage.get<string>('apiKey')) !== apiKey) {
+        // First use: listed so that a sandbox reset reaches this object.
+        await directoryOf(this.env).note('outbox', apiKey);
+        await this.ctx.storage.put('apiKey', apiKey);
+      }
+      this.apiKey = apiKey;
+    }
+    const now = Date.now();
+    const earliest = await this.accepts.run(parts);
     // The alarm moves only when these parts are due before it (or it is past: running, or given up).
     if (this.alarmAt === null || earliest < this.alarmAt || this.alarmAt <= now) {
       this.alarmAt = await armAlarm(this.ctx.storage, earliest);
