@@ -34,6 +34,11 @@ export interface ChargeRequest {
   amount: Amount;
   /** The product's report fields (spec 2.14), stored with the usage record. */
   record: JsonObject;
+  /**
+   * When the usage began (epoch ms), which report windows and their order go by: a call charged
+   * when it ends belongs to the time it started. The time of the charge when omitted.
+   */
+  occurredAt?: number;
 }
 
 export type ChargeResult =

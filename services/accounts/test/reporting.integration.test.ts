@@ -45,6 +45,32 @@ describe('the ledger as reports and redact read it', () => {
     expect(byId.records.map((r) => r.id)).toEqual(['m-4']);
   });
 
+  it('files a charge under the time its usage began when the family says so (a call charged at its end)', async () => {
+    const acct = await newAccount({ balance: 10 });
+    const began = Date.now() - 30 * 60_000;
+    await worker.charge(acct.api_key, {
+      product: 'VOICE-CALL',
+      direction: 'outbound',
+      id: 'call-late',
+      amount: parseAmount('0.5'),
+      record: { status: 'completed' },
+      occurredAt: began,
+    });
+    await worker.charge(acct.api_key, {
+      product: 'VOICE-CALL',
+      direction: 'outbound',
+      id: 'call-now',
+      amount: parseAmount('0.1'),
+      record: { status: 'completed' },
+    });
+    const window = (from: number, to: number) =>
+      reporting.usagePage(acct.api_key, { product: 'VOICE-CALL', from, to });
+    const early = await window(began - 1000, began + 1000);
+    expect(early.records.map((r) => [r.id, r.createdAt])).toEqual([['call-late', began]]);
+    const all = await window(began - 1000, Date.now() + 1);
+    expect(all.records.map((r) => r.id)).toEqual(['call-late', 'call-now']);
+  });
+
   it('seeds synthetic records across a window without touching the balance', async () => {
     const acct = await newAccount({ balance: 1 });
     const to = Date.now();

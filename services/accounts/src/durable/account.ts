@@ -453,7 +453,7 @@ export class Account extends DurableObject<Env> {
   }
 
   private insertUsage(
-    request: Pick<ChargeRequest, 'id' | 'product' | 'direction' | 'record'>,
+    request: Pick<ChargeRequest, 'id' | 'product' | 'direction' | 'record' | 'occurredAt'>,
     amount: Amount,
     balance: Amount,
   ): number {
@@ -466,7 +466,7 @@ export class Account extends DurableObject<Env> {
         request.direction ?? null,
         amount,
         balance,
-        Date.now(),
+        request.occurredAt ?? Date.now(),
         JSON.stringify(request.record),
       )
       .one().seq;

@@ -390,6 +390,8 @@ export class CallLeg extends DurableObject<Env> {
       direction: setup.direction,
       id: setup.uuid,
       record: pending.record,
+      // Reports place a call at its start (`date_start`), not at the charge when it ended.
+      occurredAt: this.state.answeredAt ?? this.state.createdAt,
     };
     try {
       let result = await accounts(this.env).charge(setup.apiKey, { ...request, amount: pending.amount });
