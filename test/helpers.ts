@@ -1,3 +1,4 @@
+import dns from 'node:dns';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { inject } from 'vitest';
 
@@ -58,4 +59,23 @@ export async function startReceiver(status: (req: IncomingMessage) => number = (
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The stack under the vendor's API host name, for SDK calls that insist on it (file downloads take
+ * only vonage.com and nexmo.com hosts): while `use` runs, this process resolves `api.nexmo.com` to the
+ * stack, and `use` gets `http://api.nexmo.com:<port>` to give the SDK as `apiHost`.
+ */
+export async function onVendorHost<T>(use: (apiHost: string) => Promise<T>): Promise<T> {
+  const lookup = dns.lookup;
+  dns.lookup = ((host: string, ...rest: unknown[]) =>
+    (lookup as (...args: unknown[]) => void)(
+      host === 'api.nexmo.com' ? '127.0.0.1' : host,
+      ...rest,
+    )) as typeof dns.lookup;
+  try {
+    return await use(`http://api.nexmo.com:${new URL(stack.url).port}`);
+  } finally {
+    dns.lookup = lookup;
+  }
 }

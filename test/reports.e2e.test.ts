@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AsyncReportStatus, Direction, Product, Reports } from '@vonage/reports';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, basic, newAccount, sdkOptions, stack, startReceiver } from './helpers';
+import { type Account, basic, newAccount, onVendorHost, sdkOptions, stack, startReceiver } from './helpers';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -226,7 +229,7 @@ describe('asynchronous reports through @vonage/reports', () => {
     const href = done.links.downloadReport?.href;
     expect(href).toBeTruthy();
 
-    // The SDK's own download refuses hosts other than the vendor's, so the file is fetched directly.
+    // Fetched directly here; the SDK's getReportData, which takes only vendor hosts, is the next test.
     const res = await fetch(href!, { headers: { authorization: basic(acct.api_key, acct.api_secret) } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain(`SMS_${created.requestId}.zip`);
@@ -249,6 +252,30 @@ describe('asynchronous reports through @vonage/reports', () => {
       request_status: 'SUCCESS',
       items_count: 1,
     });
+  });
+
+  it("downloads the finished report with the SDK's getReportData on the vendor host name", async () => {
+    const acct = await newAccount();
+    const sent = await sendSms(acct, '447700900024', 'Through the SDK');
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    await onVendorHost(async (apiHost) => {
+      const client = new Reports({ apiKey: acct.api_key, apiSecret: acct.api_secret }, { apiHost });
+      const created = await client.createReport({
+        product: Product.SMS,
+        accountId: acct.api_key,
+        direction: Direction.OUTBOUND,
+        ...window(),
+      } as Parameters<Reports['createReport']>[0]);
+      await until(
+        () => client.getReport(created.requestId),
+        (r) => r.requestStatus === AsyncReportStatus.SUCCESS,
+      );
+      const path = join(dir, 'report.zip');
+      await client.getReportData(created.requestId, path);
+      const files = unzipSync(new Uint8Array(readFileSync(path)));
+      const csv = strFromU8(Object.values(files)[0]!);
+      expect(csv).toContain(sent['message-id']);
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
   });
 
   it('cancels a pending report, then answers 409 to a second cancel', async () => {

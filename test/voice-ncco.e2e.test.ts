@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Voice } from '@vonage/voice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stack } from './helpers';
+import { onVendorHost, stack } from './helpers';
 import {
   type CustomerServer,
   FROM,
@@ -108,6 +112,37 @@ describe.concurrent('recordings', () => {
     expect((await download(String(mp3!['recording_url']), stranger.jwt())).status).toBe(404);
     expect((await download(String(mp3!['recording_url']))).status).toBe(401);
     expect((await download(`${stack.url}/v1/files/not-a-recording`, va.jwt())).status).toBe(404);
+  });
+});
+
+describe('recordings through @vonage/voice', () => {
+  it("downloads with the SDK's downloadRecording when the stack answers on a vendor host name", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recording-'));
+    const va = await voiceAccount();
+    await onVendorHost(async (vendorHost) => {
+      const voice = new Voice(
+        { applicationId: va.applicationId, privateKey: va.privateKey },
+        { apiHost: vendorHost },
+      );
+      const created = await voice.createOutboundCall({
+        to: phone('447700900017'),
+        from: FROM,
+        ncco: [{ action: 'record', timeOut: 3, eventUrl: [`${server.url}/sdk-recording`] }],
+        eventUrl: [`${server.url}/event`],
+      } as never);
+      const [event] = await until(
+        () =>
+          server.events('/sdk-recording').filter((e) => e['conversation_uuid'] === created.conversationUUID),
+        (e) => e.length > 0,
+      );
+      const url = String(event!['recording_url']);
+      expect(url.startsWith(`${vendorHost}/v1/files/`)).toBe(true);
+      const path = join(dir, 'call.mp3');
+      await voice.downloadRecording(url, path);
+      const bytes = readFileSync(path);
+      expect(bytes.length).toBe(event!['size']);
+      expect(bytes[0]).toBe(0xff);
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
   });
 });
 
