@@ -313,14 +313,7 @@ export class Account extends DurableObject<Env> {
 
   settings(): AccountSettings | null {
     const row = this.row();
-    if (!row) return null;
-    return {
-      'mo-callback-url': row.mo_callback_url,
-      'dr-callback-url': row.dr_callback_url,
-      'max-outbound-request': row.max_outbound_request,
-      'max-inbound-request': row.max_inbound_request,
-      'max-calls-per-second': row.max_calls_per_second,
-    };
+    return row ? settingsOf(row) : null;
   }
 
   updateSettings(change: { mo?: string; dr?: string }): AccountSettings | null {
@@ -338,7 +331,10 @@ export class Account extends DurableObject<Env> {
 
   takeThroughput(kind: ThroughputKind): boolean {
     const row = this.row();
-    if (!row) return false;
+    return row ? this.takeThroughputOf(row, kind) : false;
+  }
+
+  private takeThroughputOf(row: AccountRow, kind: ThroughputKind): boolean {
     const limit =
       kind === 'outbound-sms'
         ? row.max_outbound_request
@@ -364,13 +360,15 @@ export class Account extends DurableObject<Env> {
    */
   private grant(window: ThroughputKind | `allowance:${AllowanceKind}`, limit: number): boolean {
     const now = Date.now();
-    const recent = (this.windows.get(window) ?? []).filter((t) => now - t < 1000);
-    if (recent.length >= limit) {
+    let recent = this.windows.get(window);
+    if (!recent) {
+      recent = [];
       this.windows.set(window, recent);
-      return false;
     }
+    // Oldest first: drop from the front what left the window (cheap, however high the limit).
+    while (recent.length > 0 && now - recent[0]! >= 1000) recent.shift();
+    if (recent.length >= limit) return false;
     recent.push(now);
-    this.windows.set(window, recent);
     return true;
   }
 
@@ -404,7 +402,7 @@ export class Account extends DurableObject<Env> {
   private transactNow(request: TransactRequest): TransactResult {
     const row = this.row();
     if (!row) return { ok: false, reason: 'no-account', balance: 0 };
-    if (request.throughput && !this.takeThroughput(request.throughput)) {
+    if (request.throughput && !this.takeThroughputOf(row, request.throughput)) {
       return { ok: false, reason: 'throttled', balance: row.balance };
     }
     if (request.refuseDemo && row.demo_mode === 1)
@@ -423,7 +421,7 @@ export class Account extends DurableObject<Env> {
       balances.push(balance);
     }
     this.sql.exec('UPDATE account SET balance = ?', balance);
-    return { ok: true, balances, settings: this.settings()! };
+    return { ok: true, balances, settings: settingsOf(row) };
   }
 
   amendUsage(product: Product, id: string, fields: JsonObject, personalFields: string[]): boolean {
@@ -750,4 +748,15 @@ function timingSafeEqualHex(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/** The settings the API shows, from the account's row. */
+function settingsOf(row: AccountRow): AccountSettings {
+  return {
+    'mo-callback-url': row.mo_callback_url,
+    'dr-callback-url': row.dr_callback_url,
+    'max-outbound-request': row.max_outbound_request,
+    'max-inbound-request': row.max_inbound_request,
+    'max-calls-per-second': row.max_calls_per_second,
+  };
 }
