@@ -298,6 +298,64 @@ describe.concurrent('NCCOs that answer synchronously', () => {
   });
 });
 
+describe('named conversations', () => {
+  it('a moderator with endOnExit ends the conversation: the other leg goes on with its NCCO', async () => {
+    const va = await voiceAccount();
+    const room = `standup-${Date.now()}`;
+    const moderator = await va.voice.createOutboundCall({
+      to: phone('447700900018'),
+      from: FROM,
+      ncco: [{ action: 'conversation', name: room, endOnExit: true }],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    const member = await va.voice.createOutboundCall({
+      to: phone('447700900019'),
+      from: FROM,
+      ncco: [
+        { action: 'conversation', name: room, startOnEnter: false },
+        { action: 'talk', text: 'The meeting is over, goodbye' },
+      ],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    await untilAction(moderator.uuid, 'conversation');
+    await untilAction(member.uuid, 'conversation');
+    expect((await sandboxCall(moderator.uuid, { action: 'hangup' })).status).toBe(200);
+    const texts = await heard('447700900019', 'The meeting is over');
+    expect(texts.some((t) => t.includes('The meeting is over'))).toBe(true);
+    await untilStatus(server, '/event', member.uuid, 'completed');
+    const view = (await (
+      await fetch(`${stack.url}/_sandbox/calls/${member.uuid}`, {
+        headers: { authorization: `Bearer ${stack.token}` },
+      })
+    ).json()) as { timeline: { event: string }[] };
+    expect(view.timeline.map((t) => t.event)).toContain(`conversation ${room} ended (endOnExit)`);
+  });
+
+  it('a leg without endOnExit leaving does not end the conversation for the others', async () => {
+    const va = await voiceAccount();
+    const room = `open-${Date.now()}`;
+    const first = await va.voice.createOutboundCall({
+      to: phone('447700900020'),
+      from: FROM,
+      ncco: [{ action: 'conversation', name: room }],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    const second = await va.voice.createOutboundCall({
+      to: phone('447700900021'),
+      from: FROM,
+      ncco: [{ action: 'conversation', name: room }],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    await untilAction(first.uuid, 'conversation');
+    await untilAction(second.uuid, 'conversation');
+    await sandboxCall(first.uuid, { action: 'hangup' });
+    await untilStatus(server, '/event', first.uuid, 'completed');
+    const call = await va.voice.getCall(second.uuid);
+    expect(call.status).toBe('answered');
+    await va.voice.hangupCall(second.uuid);
+  });
+});
+
 describe('inbound calls', () => {
   it('a phone calls a rented number: the application answers, the caller keys, hangs up, and is billed', async () => {
     const owner = await voiceAccount(

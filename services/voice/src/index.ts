@@ -2,12 +2,13 @@ import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { JsonObject, RedactableRpc, VoiceRpc } from '@comms/core';
 import { app } from './app';
 import { placeInboundCall } from './inbound';
-import { directoryOf, indexOf, legOf } from './objects';
+import { conferenceOf, directoryOf, indexOf, legOf } from './objects';
 import { calleeInput, isCallUuid } from './sandbox';
 
 export { StateDirectory as VoiceDirectory } from '@comms/core/durable';
 export { CallIndex } from './durable/call-index';
 export { CallLeg } from './durable/call-leg';
+export { Conference } from './durable/conference';
 export { NccoFetcher } from './fetch-ncco';
 
 type Control = Parameters<VoiceRpc['control']>[1];
@@ -52,7 +53,11 @@ export default class VoiceService extends WorkerEntrypoint<Env> implements Voice
     const objects = await directoryOf(this.env).reset();
     await Promise.all(
       objects.map((o) =>
-        o.kind === 'leg' ? legOf(this.env, o.name).wipe() : indexOf(this.env, o.name).wipe(),
+        o.kind === 'leg'
+          ? legOf(this.env, o.name).wipe()
+          : o.kind === 'conference'
+            ? conferenceOf(this.env, o.name).wipe()
+            : indexOf(this.env, o.name).wipe(),
       ),
     );
   }

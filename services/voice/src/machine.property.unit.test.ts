@@ -83,6 +83,8 @@ const commands: fc.Arbitrary<Command> = fc.oneof(
         { kind: 'transfer', actions: [{ action: 'talk', text: 'moved' }] as NccoAction[] },
         { kind: 'dtmf-listener', target: { url: 'https://example.com/listen', method: 'POST' } },
         { kind: 'dtmf-listener', target: null },
+        { kind: 'conversation-started', name: 'room' },
+        { kind: 'conversation-ended', name: 'room' },
       ),
       fc.stringMatching(/^[0-9#*]{1,6}$/).map((digits): CallInput => ({ kind: 'dtmf', digits })),
       fc.constantFrom('yes', 'sales').map((text): CallInput => ({ kind: 'speech', text })),

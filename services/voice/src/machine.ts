@@ -87,7 +87,7 @@ export type Waiting =
   /** A timed action (`talk`, `stream`, `wait`): the `action` timer. */
   | { kind: 'timer' }
   /** An action that runs until the call ends (`talk`/`stream` with `loop` 0, `conversation`, a connected leg). */
-  | { kind: 'hold'; reason: string }
+  | { kind: 'hold'; reason: string; conversation?: string }
   | {
       kind: 'input';
       dtmf: boolean;
@@ -160,7 +160,10 @@ export type CallEffect =
   | { kind: 'hangup-leg'; uuid: string }
   | { kind: 'charge'; amount: Amount; record: JsonObject }
   | { kind: 'parent'; parentUuid: string; status: CallStatus; event: JsonObject }
-  | { kind: 'recording'; recording: StoredRecording };
+  | { kind: 'recording'; recording: StoredRecording }
+  /** The leg enters or leaves a named conversation (its members, moderator start and end). */
+  | { kind: 'join-conversation'; name: string; endOnExit: boolean; startOnEnter: boolean }
+  | { kind: 'leave-conversation'; name: string };
 
 /** What steers a leg: time, the callee (sandbox), the API, the answer URL, connected legs. */
 export type CallInput =
@@ -176,6 +179,8 @@ export type CallInput =
   /** A leg this one connected ended with `status`; `event` is its final status event. */
   | { kind: 'child-ended'; uuid: string; status?: CallStatus; event?: JsonObject }
   | { kind: 'dtmf-listener'; target: Target | null }
+  /** The named conversation the leg waits in started (a moderator joined) or ended (`endOnExit`). */
+  | { kind: 'conversation-started' | 'conversation-ended'; name: string }
   | { kind: 'talk'; text: string }
   | { kind: 'stop-talk' | 'stop-stream' }
   | { kind: 'stream'; url: string }
@@ -325,6 +330,9 @@ class Run {
         return this.childEnded(input, now);
       case 'dtmf-listener':
         return this.dtmfListener(input.target);
+      case 'conversation-started':
+      case 'conversation-ended':
+        return this.conversationChanged(input.kind, input.name, now);
       case 'talk':
       case 'stream':
       case 'play-dtmf':
@@ -490,6 +498,7 @@ class Run {
   end(status: CallStatus, at: number, how: { detail: string | null; by: DisconnectedBy | null }) {
     const s = this.state;
     if (s.endedAt !== null) return;
+    this.leaveConversation();
     const recordings = this.stopRecordings();
     for (const child of s.children) this.effects.push({ kind: 'hangup-leg', uuid: child });
     s.children = [];
@@ -590,6 +599,38 @@ class Run {
       this.log(`barge-in: ${action.action} stopped`, undefined, at);
       this.nextAction(at);
     }
+  }
+
+  /** The leg leaves the named conversation it waits in, if it does. */
+  leaveConversation() {
+    const waiting = this.state.program.waiting;
+    if (waiting?.kind === 'hold' && waiting.conversation !== undefined) {
+      this.effects.push({ kind: 'leave-conversation', name: waiting.conversation });
+    }
+  }
+
+  /**
+   * The conversation the leg waits in started (a moderator joined: the music on hold stops) or was
+   * ended by a leg with `endOnExit`: this leg goes on to the next action of its NCCO.
+   */
+  conversationChanged(
+    kind: 'conversation-started' | 'conversation-ended',
+    name: string,
+    at: number,
+  ): StepOutcome {
+    const waiting = this.state.program.waiting;
+    if (!isLive(this.state) || waiting?.kind !== 'hold' || waiting.conversation !== name) {
+      return { ok: true, consumed: false };
+    }
+    if (kind === 'conversation-started') {
+      this.log(`conversation ${name} started`, undefined, at);
+      return { ok: true, consumed: true };
+    }
+    this.log(`conversation ${name} ended (endOnExit)`, undefined, at);
+    // The conversation already let the leg go.
+    this.state.program.waiting = null;
+    this.nextAction(at);
+    return { ok: true, consumed: true };
   }
 
   /** Registers (or with null removes) where asynchronous DTMF goes. */
@@ -770,10 +811,19 @@ class Run {
         this.effects.push({ kind: 'connect', uuid: child, action });
         return false;
       }
-      case 'conversation':
+      case 'conversation': {
         if (action.record) s.program.recordings.push(this.newRecording(null, at, 'mp3', 1));
-        s.program.waiting = { kind: 'hold', reason: `conversation ${action.name}` };
+        s.program.waiting = {
+          kind: 'hold',
+          reason: `conversation ${action.name}`,
+          conversation: action.name,
+        };
+        const startOnEnter = action.startOnEnter ?? true;
+        const endOnExit = action.endOnExit ?? false;
+        this.log(`joined conversation ${action.name}`, { startOnEnter, endOnExit }, at);
+        this.effects.push({ kind: 'join-conversation', name: action.name, endOnExit, startOnEnter });
         return false;
+      }
       case 'notify':
         // The payload goes to the eventUrl, whose reply may be an NCCO that replaces this one.
         this.askForNcco(
@@ -915,6 +965,7 @@ class Run {
   /** Leaves the running action for a transfer: a synchronous recording ends, a connected leg hangs up. */
   abandonAction(at: number) {
     const s = this.state;
+    this.leaveConversation();
     const waiting = s.program.waiting;
     if (waiting?.kind === 'record') this.emitRecording(waiting.recording, at);
     if (waiting?.kind === 'connect') {

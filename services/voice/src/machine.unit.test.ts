@@ -552,6 +552,47 @@ describe('the NCCO', () => {
     ]);
   });
 
+  it('conversation: joins the named conversation and leaves it when the call ends', () => {
+    const call = answered([{ action: 'conversation', name: 'standup', endOnExit: true }]);
+    expect(call.effects.filter((e) => e.kind === 'join-conversation')).toEqual([
+      { kind: 'join-conversation', name: 'standup', endOnExit: true, startOnEnter: true },
+    ]);
+    call.send({ kind: 'hangup' });
+    expect(call.effects.filter((e) => e.kind === 'leave-conversation')).toEqual([
+      { kind: 'leave-conversation', name: 'standup' },
+    ]);
+  });
+
+  it('conversation: a transfer leaves it; the end of it (endOnExit) moves the NCCO on', () => {
+    const moved = answered([{ action: 'conversation', name: 'room' }]);
+    moved.send({ kind: 'transfer', actions: ncco({ action: 'talk', text: 'elsewhere' }) });
+    expect(moved.effects.filter((e) => e.kind === 'leave-conversation')).toHaveLength(1);
+
+    const call = answered([
+      { action: 'conversation', name: 'room', startOnEnter: false },
+      { action: 'talk', text: 'the meeting is over' },
+    ]);
+    expect(call.send({ kind: 'conversation-started', name: 'other' }).outcome).toEqual({
+      ok: true,
+      consumed: false,
+    });
+    expect(call.send({ kind: 'conversation-started', name: 'room' }).outcome).toEqual({
+      ok: true,
+      consumed: true,
+    });
+    expect(call.send({ kind: 'conversation-ended', name: 'room' }).outcome).toEqual({
+      ok: true,
+      consumed: true,
+    });
+    expect(call.effects.filter((e) => e.kind === 'say').map((e) => (e.kind === 'say' ? e.text : ''))).toEqual(
+      ['the meeting is over'],
+    );
+    // Ended by the conversation, the leg does not leave it again.
+    call.wait(5000);
+    expect(call.state.status).toBe('completed');
+    expect(call.effects.filter((e) => e.kind === 'leave-conversation')).toEqual([]);
+  });
+
   it('dtmfAnswer: the digits are sent when the phone answers', () => {
     const call = new Driver(setupOf({ to: { type: 'phone', number: '447700900001', dtmfAnswer: '1p2' } }));
     call.wait(3000);

@@ -14,6 +14,16 @@ export function indexOf(env: Env, apiKey: string) {
   return env.CALL_INDEX.get(env.CALL_INDEX.idFromName(apiKey));
 }
 
+/** A named conversation of an account (NCCO `conversation`), by `<api_key>/<name>`. */
+export function conferenceOf(env: Env, key: string) {
+  return env.CONFERENCE.get(env.CONFERENCE.idFromName(key));
+}
+
+/** The key of an account's named conversation. */
+export function conferenceKey(apiKey: string, name: string): string {
+  return `${apiKey}/${name}`;
+}
+
 /** The one directory of objects that hold state, for a sandbox reset. */
 export function directoryOf(env: Env) {
   return env.VOICE_DIRECTORY.get(env.VOICE_DIRECTORY.idFromName('directory'));

@@ -14,7 +14,7 @@ import {
   startCall,
   step,
 } from '../machine';
-import { accounts, directoryOf, indexOf, legOf, sms } from '../objects';
+import { accounts, conferenceKey, conferenceOf, directoryOf, indexOf, legOf, sms } from '../objects';
 import { legSetup } from '../setup';
 
 const MIGRATIONS = [
@@ -259,6 +259,22 @@ export class CallLeg extends DurableObject<Env> {
       case 'recording':
         await indexOf(this.env, setup.apiKey).addRecording(setup.apiKey, effect.recording);
         return;
+      case 'join-conversation': {
+        const key = conferenceKey(setup.apiKey, effect.name);
+        await conferenceOf(this.env, key).join(key, {
+          uuid: setup.uuid,
+          endOnExit: effect.endOnExit,
+          startOnEnter: effect.startOnEnter,
+        });
+        return;
+      }
+      case 'leave-conversation': {
+        const key = conferenceKey(setup.apiKey, effect.name);
+        await conferenceOf(this.env, key)
+          .leave(key, setup.uuid)
+          .catch((err) => console.error('voice: could not leave the conversation', setup.uuid, err));
+        return;
+      }
     }
   }
 
