@@ -11,6 +11,7 @@ import {
   nextTimer,
   type StepOutcome,
   type StepResult,
+  type StoredRecording,
   startCall,
   step,
 } from '../machine';
@@ -141,6 +142,8 @@ export class CallLeg extends DurableObject<Env> {
    */
   override async alarm(): Promise<void> {
     await this.retryCharge();
+    const recordings = await this.ctx.storage.get<StoredRecording[]>('pendingRecordings');
+    if (recordings) await this.keepRecordings(recordings);
     for (let round = 0; round < MAX_ALARM_ROUNDS; round++) {
       const pending = await this.ctx.storage.get<number | FetchEffect>('fetch');
       if (pending !== undefined) {
@@ -213,6 +216,7 @@ export class CallLeg extends DurableObject<Env> {
     if ((await this.ctx.storage.get('fetch')) !== undefined) times.push(Date.now());
     const charge = await this.ctx.storage.get<{ retryAt: number }>('pendingCharge');
     if (charge) times.push(charge.retryAt);
+    if (await this.ctx.storage.get('pendingRecordings')) times.push(Date.now() + CHARGE_RETRY_MS);
     await armAlarm(this.ctx.storage, times.length === 0 ? null : Math.min(...times));
   }
 
@@ -257,15 +261,13 @@ export class CallLeg extends DurableObject<Env> {
         await this.charge(effect.amount, effect.record);
         return;
       case 'recording':
-        await indexOf(this.env, setup.apiKey).addRecording(setup.apiKey, effect.recording);
+        await this.keepRecordings([effect.recording]);
         return;
       case 'join-conversation': {
         const key = conferenceKey(setup.apiKey, effect.name);
-        await conferenceOf(this.env, key).join(key, {
-          uuid: setup.uuid,
-          endOnExit: effect.endOnExit,
-          startOnEnter: effect.startOnEnter,
-        });
+        await conferenceOf(this.env, key)
+          .join(key, { uuid: setup.uuid, endOnExit: effect.endOnExit, startOnEnter: effect.startOnEnter })
+          .catch((err) => console.error('voice: could not join the conversation', setup.uuid, err));
         return;
       }
       case 'leave-conversation': {
@@ -386,6 +388,31 @@ export class CallLeg extends DurableObject<Env> {
       if (this.state) {
         await this.commit(step(this.state, { kind: 'child-ended', uuid, status: 'failed' }, this.context()));
       }
+    }
+  }
+
+  /**
+   * Files finished recordings with the account's index, where downloads find them; those it cannot
+   * take now wait in storage for the alarm to try again.
+   */
+  private async keepRecordings(recordings: StoredRecording[]) {
+    const apiKey = this.state!.setup.apiKey;
+    try {
+      for (const recording of recordings) await indexOf(this.env, apiKey).addRecording(apiKey, recording);
+      const filed = new Set(recordings.map((r) => r.uuid));
+      const left = ((await this.ctx.storage.get<StoredRecording[]>('pendingRecordings')) ?? []).filter(
+        (r) => !filed.has(r.uuid),
+      );
+      if (left.length > 0) await this.ctx.storage.put('pendingRecordings', left);
+      else await this.ctx.storage.delete('pendingRecordings');
+    } catch (err) {
+      console.error('voice: recording index unavailable; will retry', err);
+      const waiting = (await this.ctx.storage.get<StoredRecording[]>('pendingRecordings')) ?? [];
+      const known = new Set(waiting.map((r) => r.uuid));
+      await this.ctx.storage.put('pendingRecordings', [
+        ...waiting,
+        ...recordings.filter((r) => !known.has(r.uuid)),
+      ]);
     }
   }
 
