@@ -298,6 +298,44 @@ describe.concurrent('NCCOs that answer synchronously', () => {
   });
 });
 
+describe('fallback for event URLs that answer synchronously', () => {
+  it("an input eventUrl that fails hands its result to the application's fallback_answer_url", async () => {
+    server.answers.set('/broken-input', { status: 503, body: 'down' });
+    server.answers.set('/input-fallback', {
+      status: 200,
+      body: JSON.stringify([{ action: 'talk', text: 'The fallback took your choice' }]),
+    });
+    const va = await voiceAccount(
+      {},
+      {
+        capabilities: {
+          voice: {
+            webhooks: {
+              fallback_answer_url: { address: `${server.url}/input-fallback`, http_method: 'POST' },
+            },
+          },
+        },
+      },
+    );
+    const created = await va.voice.createOutboundCall({
+      to: phone('447700900022'),
+      from: FROM,
+      ncco: [
+        { action: 'input', type: ['dtmf'], dtmf: { maxDigits: 1 }, eventUrl: [`${server.url}/broken-input`] },
+        { action: 'talk', text: 'Not after the fallback' },
+      ],
+      eventUrl: [`${server.url}/event`],
+    } as never);
+    await untilAction(created.uuid, 'input');
+    await sandboxCall(created.uuid, { action: 'dtmf', digits: '5' });
+    const texts = await heard('447700900022', 'The fallback took your choice');
+    expect(texts.some((t) => t.includes('Not after the fallback'))).toBe(false);
+    expect(server.events('/input-fallback').find((e) => e['uuid'] === created.uuid)).toMatchObject({
+      dtmf: { digits: '5', timed_out: false },
+    });
+  });
+});
+
 describe('named conversations', () => {
   it('a moderator with endOnExit ends the conversation: the other leg goes on with its NCCO', async () => {
     const va = await voiceAccount();

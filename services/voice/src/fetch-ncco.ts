@@ -10,8 +10,9 @@ import { accounts } from './objects';
 export class NccoFetcher extends WorkerEntrypoint<Env> {
   /**
    * Asks a URL for an NCCO, signed like the call's events when the account has a secret. With
-   * `fallback`, an answer URL that cannot be reached or answers an HTTP error is replaced by the
-   * application's `fallback_answer_url`, asked with the same parameters.
+   * `fallback`, a URL that cannot be reached or answers an HTTP error (the answer URL, or an event
+   * URL that answers synchronously) is replaced by the application's `fallback_answer_url`, asked
+   * with the same parameters.
    */
   async answer(
     request: AnswerRequest,

@@ -338,7 +338,7 @@ export class CallLeg extends DurableObject<Env> {
       const result = await this.env.NCCO_FETCHER.answer(
         target,
         { apiKey: setup.apiKey, applicationId: setup.applicationId },
-        { fallback: !request },
+        { fallback: true },
       );
       input = result.ok
         ? { kind: 'ncco', generation, actions: result.actions }
