@@ -386,6 +386,13 @@ describe('named conversations', () => {
     } as never);
     await untilAction(first.uuid, 'conversation');
     await untilAction(second.uuid, 'conversation');
+    const view = (await (
+      await fetch(`${stack.url}/_sandbox/calls/${second.uuid}`, {
+        headers: { authorization: `Bearer ${stack.token}` },
+      })
+    ).json()) as { conversation: { name: string; members: { uuid: string }[] } };
+    expect(view.conversation.name).toBe(room);
+    expect(view.conversation.members.map((m) => m.uuid).sort()).toEqual([first.uuid, second.uuid].sort());
     await sandboxCall(first.uuid, { action: 'hangup' });
     await untilStatus(server, '/event', first.uuid, 'completed');
     const call = await va.voice.getCall(second.uuid);

@@ -3,7 +3,7 @@ import type { JsonObject, RedactableRpc, VoiceRpc } from '@comms/core';
 import { app } from './app';
 import { placeInboundCall } from './inbound';
 import { conferenceOf, directoryOf, indexOf, legOf } from './objects';
-import { calleeInput, isCallUuid } from './sandbox';
+import { calleeInput, isUuid } from './sandbox';
 
 export { StateDirectory as VoiceDirectory } from '@comms/core/durable';
 export { CallIndex } from './durable/call-index';
@@ -21,7 +21,7 @@ export default class VoiceService extends WorkerEntrypoint<Env> implements Voice
   }
 
   async control(uuid: string, control: Control): Promise<ControlResult> {
-    if (!isCallUuid(uuid)) return { ok: false, reason: 'not-found', detail: `Call '${uuid}' was not found` };
+    if (!isUuid(uuid)) return { ok: false, reason: 'not-found', detail: `Call '${uuid}' was not found` };
     const leg = legOf(this.env, uuid);
     const outcome = await leg.input(calleeInput(control));
     if (!outcome.ok) {
@@ -39,14 +39,14 @@ export default class VoiceService extends WorkerEntrypoint<Env> implements Voice
   }
 
   async inspect(uuid: string): Promise<JsonObject | null> {
-    if (!isCallUuid(uuid)) return null;
+    if (!isUuid(uuid)) return null;
     const text = await legOf(this.env, uuid).inspect();
     return text === null ? null : (JSON.parse(text) as JsonObject);
   }
 
   /** Scrubs the numbers of a call leg the account owns (redact, spec 2.15); false for any other id. */
   async redactTransaction(apiKey: string, id: string): Promise<boolean> {
-    return isCallUuid(id) ? legOf(this.env, id).redact(apiKey) : false;
+    return isUuid(id) ? legOf(this.env, id).redact(apiKey) : false;
   }
 
   async reset(): Promise<void> {

@@ -15,7 +15,7 @@ export function calleeInput(control: Parameters<VoiceRpc['control']>[1]): CallIn
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether a string can name a call (anything else must not create a Durable Object). */
-export function isCallUuid(uuid: string): boolean {
+/** Whether a string can name a call or a recording (anything else must not reach a Durable Object). */
+export function isUuid(uuid: string): boolean {
   return UUID.test(uuid);
 }

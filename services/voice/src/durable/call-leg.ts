@@ -112,9 +112,21 @@ export class CallLeg extends DurableObject<Env> {
       charged: s.charged,
       // Events waiting for their turn to leave (EVENT_SPACING_MS), and when the alarm sends them.
       pending_events: outbox,
+      // The named conversation the leg waits in, and who else is in it.
+      conversation: await this.conversationView(),
       alarm: alarm === null ? null : new Date(alarm).toISOString(),
       timeline: s.timeline,
     });
+  }
+
+  private async conversationView(): Promise<JsonObject | null> {
+    const waiting = this.state?.program.waiting;
+    if (!this.state || waiting?.kind !== 'hold' || waiting.conversation === undefined) return null;
+    const key = conferenceKey(this.state.setup.apiKey, waiting.conversation);
+    const members = await conferenceOf(this.env, key)
+      .members()
+      .catch(() => null);
+    return { name: waiting.conversation, members };
   }
 
   /**

@@ -2,7 +2,7 @@ import { ApiError, authOf, ERROR_TYPES, type FamilyEnv } from '@comms/core';
 import { Hono } from 'hono';
 import { indexOf } from '../objects';
 import { recordingAudioChunks, recordingContentType, recordingSize } from '../recording-audio';
-import { isCallUuid } from '../sandbox';
+import { isUuid } from '../sandbox';
 
 /**
  * Recordings made by `record` actions and recorded conversations: the `recording_url` of a record
@@ -14,7 +14,7 @@ export const files = new Hono<FamilyEnv<Env>>();
 files.get('/:version{v1|v3}/files/:uuid', async (c) => {
   const uuid = c.req.param('uuid');
   const { apiKey } = authOf(c);
-  const recording = isCallUuid(uuid) ? await indexOf(c.env, apiKey).recording(uuid) : null;
+  const recording = isUuid(uuid) ? await indexOf(c.env, apiKey).recording(uuid) : null;
   if (!recording) {
     throw new ApiError({
       kind: 'not-found',

@@ -2,14 +2,14 @@ import { ApiError, authenticate, ERROR_TYPES } from '@comms/core';
 import type { Context } from 'hono';
 import type { LegOutcome } from '../durable/call-leg';
 import { accounts, legOf } from '../objects';
-import { isCallUuid } from '../sandbox';
+import { isUuid } from '../sandbox';
 
 /** Voice takes application JWTs only (spec 5). */
 export const jwtOnly = authenticate({ modes: ['jwt'], store: (c) => accounts(c.env as Env) });
 
 /** The leg a path names, or a 404 when the name cannot be a call's. */
 export function leg(env: Env, uuid: string) {
-  if (!isCallUuid(uuid)) throw notFound(uuid);
+  if (!isUuid(uuid)) throw notFound(uuid);
   return legOf(env, uuid);
 }
 
