@@ -370,6 +370,22 @@ function mobileAnswer(
  * lookupNumber('call me') // { ok: false, reason: 'unparsable' }
  */
 export function lookupNumber(number: string, country?: string): LookupResult {
+  const key = `${country ?? ''}\u0000${number}`;
+  const known = LOOKUPS.get(key);
+  if (known) return known;
+  const result = lookupUncached(number, country);
+  // The answer depends on nothing but the arguments: repeat lookups (the hot paths of SMS and
+  // insight send to the same numbers) skip the parse. Oldest out first past the bound.
+  if (LOOKUPS.size >= LOOKUP_CACHE_SIZE) LOOKUPS.delete(LOOKUPS.keys().next().value!);
+  LOOKUPS.set(key, result);
+  return result;
+}
+
+/** Recent lookups, shared by every caller in the isolate; callers must not change what they get. */
+const LOOKUPS = new Map<string, LookupResult>();
+const LOOKUP_CACHE_SIZE = 4096;
+
+function lookupUncached(number: string, country?: string): LookupResult {
   let hint: Country | undefined;
   if (country !== undefined && country.trim() !== '') {
     hint = countryByCode(country);
