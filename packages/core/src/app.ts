@@ -39,8 +39,8 @@ export function createApp<B extends object>(options: CreateAppOptions = {}) {
     const requestId = c.req.header('x-request-id') || crypto.randomUUID();
     c.set('requestId', requestId);
     await next();
-    // A response passed through from another service already carries it (and is immutable).
-    if (c.res.headers.get('x-request-id') !== requestId) c.header('x-request-id', requestId);
+    // A response passed through from another service carries that service's id (and is immutable).
+    if (!c.res.headers.has('x-request-id')) c.header('x-request-id', requestId);
   });
   app.onError(async (err, c) => {
     const apiError = toApiError(err);

@@ -27,10 +27,9 @@ app.all('*', async (c) => {
         : `No API serves ${c.req.method} ${url.pathname}`,
     });
   }
-  const headers = new Headers(c.req.raw.headers);
-  headers.set('x-request-id', c.get('requestId'));
-  // Every service answers with the request id it was given, so the response passes through as is.
-  return service.fetch(new Request(c.req.raw, { headers }));
+  // The request goes through untouched; the service names it (`x-request-id`, the problem body's
+  // `instance`) and its response passes back as is.
+  return service.fetch(c.req.raw);
 });
 
 function hostNames(env: Env): HostNames {

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { app } from './app';
 
-/** A stand-in service binding that echoes what reached it. */
+/**
+ * A stand-in service binding that echoes what reached it and, like every service, answers with the
+ * request id it was given or one of its own.
+ */
 const echo = {
   fetch: async (req: Request) =>
     new Response(
       JSON.stringify({ path: new URL(req.url).pathname, requestId: req.headers.get('x-request-id') }),
       {
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          'x-request-id': req.headers.get('x-request-id') ?? 'named-by-the-service',
+        },
       },
     ),
 };
@@ -15,16 +21,24 @@ const echo = {
 const env = { API_HOST: '', REST_HOST: '', EU_HOST: '', TOKEN_HOST: '', SANDBOX_TOKEN: '', ACCOUNTS: echo };
 
 describe('the gateway app', () => {
-  it('forwards to the family binding with the same request id it answers with', async () => {
+  it("forwards to the family binding and passes its response through, with the service's request id", async () => {
     const res = await app.request('/account/get-balance', {}, env);
-    const body = (await res.json()) as { path: string; requestId: string };
+    const body = (await res.json()) as { path: string; requestId: string | null };
     expect(body.path).toBe('/account/get-balance');
-    expect(res.headers.get('x-request-id')).toBe(body.requestId);
+    expect(res.headers.get('x-request-id')).toBe('named-by-the-service');
   });
 
-  it('keeps a caller-supplied request id', async () => {
+  it('keeps a caller-supplied request id all the way through', async () => {
     const res = await app.request('/account/get-balance', { headers: { 'x-request-id': 'trace-1' } }, env);
+    expect(((await res.json()) as { requestId: string }).requestId).toBe('trace-1');
     expect(res.headers.get('x-request-id')).toBe('trace-1');
+  });
+
+  it('names its own answers (unknown paths) with a request id', async () => {
+    const res = await app.request('/nothing/here', {}, env);
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((await res.json()) as { instance: string }).instance).toBe(id);
   });
 
   it('answers 404 problem bodies for unserved families and unknown paths', async () => {
