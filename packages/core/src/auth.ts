@@ -86,11 +86,16 @@ function presentedSchemes(c: Context, params: Params): Presented[] {
   return out;
 }
 
+const UTF8 = new TextDecoder();
+
 function decodeBasic(header: string): { key: string; secret: string } | null {
   const encoded = header.replace(/^basic\s+/i, '').trim();
   let decoded: string;
   try {
-    decoded = new TextDecoder().decode(Uint8Array.from(atob(encoded), (ch) => ch.charCodeAt(0)));
+    const binary = atob(encoded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    decoded = UTF8.decode(bytes);
   } catch {
     return null;
   }

@@ -5,9 +5,15 @@ export const CREDENTIAL_CACHE_MS = 5000;
 
 const verified = new Map<string, { identity: AccountIdentity; until: number }>();
 
+const ENCODER = new TextEncoder();
+
 async function fingerprint(apiKey: string, secret: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${apiKey}\u0000${secret}`));
-  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', ENCODER.encode(`${apiKey}\u0000${secret}`)),
+  );
+  let key = '';
+  for (const byte of digest) key += String.fromCharCode(byte);
+  return key;
 }
 
 /**
