@@ -17,6 +17,7 @@ console.log(`
  Signature secret     ${demo.signature_secret}  (${demo.signature_method})
  Demo application id  ${demo.application_id}
  Its private key      ${demo.private_key_path}
+ A JWT for it         npx -y pnpm@10.34.8 -s token   (15 minutes; for /v1/calls)
 
  Try: curl "${stack.url}/account/get-balance?api_key=${demo.api_key}&api_secret=${demo.api_secret}"
  State is kept under .wrangler/state; Ctrl-C stops.
