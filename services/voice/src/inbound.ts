@@ -32,7 +32,6 @@ export async function placeInboundCall(
       detail: `${call.to} is not linked to an application with voice answer_url and event_url`,
     };
   }
-  const method = (m: string): 'GET' | 'POST' => (m === 'POST' ? 'POST' : 'GET');
   const uuid = crypto.randomUUID();
   const conversationUuid = `CON-${crypto.randomUUID()}`;
   await legOf(env, uuid).start(
@@ -43,8 +42,12 @@ export async function placeInboundCall(
       applicationId: owned.appId,
       from: { type: 'phone', number: call.from },
       to: { type: 'phone', number: call.to },
+      // Events are POSTed and the answer URL asked with GET unless the application says otherwise.
       event: { url: hooks.event_url.address, method: hooks.event_url.http_method === 'GET' ? 'GET' : 'POST' },
-      answer: { url: hooks.answer_url.address, method: method(hooks.answer_url.http_method) },
+      answer: {
+        url: hooks.answer_url.address,
+        method: hooks.answer_url.http_method === 'POST' ? 'POST' : 'GET',
+      },
       ncco: null,
       lengthTimerSeconds: INBOUND_LENGTH_S,
       ringingTimerSeconds: INBOUND_RINGING_S,
