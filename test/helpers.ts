@@ -79,3 +79,34 @@ export async function onVendorHost<T>(use: (apiHost: string) => Promise<T>): Pro
     dns.lookup = lookup;
   }
 }
+
+/** Polls `read` until `done` holds or `ms` pass; answers the last value read (the caller asserts on it). */
+export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** One entry of a simulated phone's inbox. */
+export interface HandsetMessage {
+  id: string;
+  from: string;
+  to: string;
+  text: string;
+  channel: 'sms' | 'voice';
+  received_at: string;
+}
+
+/** What a simulated phone received, oldest first; `target` names another stack (restart tests). */
+export async function inbox(
+  msisdn: string,
+  target: { url: string; token: string } = stack,
+): Promise<HandsetMessage[]> {
+  const res = await fetch(`${target.url}/_sandbox/handsets/${msisdn}/messages`, {
+    headers: { authorization: `Bearer ${target.token}` },
+  });
+  return ((await res.json()) as { messages: HandsetMessage[] }).messages;
+}

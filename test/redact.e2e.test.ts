@@ -1,7 +1,7 @@
 import { ProductType, Redact, Type } from '@vonage/redact';
 import { Direction, Product, Reports } from '@vonage/reports';
 import { describe, expect, it } from 'vitest';
-import { type Account, basic, newAccount, sdkOptions, stack } from './helpers';
+import { type Account, basic, inbox, newAccount, sdkOptions, stack } from './helpers';
 
 const redactClient = (a: Account) => new Redact({ apiKey: a.api_key, apiSecret: a.api_secret }, sdkOptions());
 const reportsClient = (a: Account) =>
@@ -40,13 +40,6 @@ async function smsRecord(a: Account, id: string) {
   return report.records?.[0] as Record<string, unknown>;
 }
 
-async function handset(msisdn: string) {
-  const res = await fetch(`${stack.url}/_sandbox/handsets/${msisdn}/messages`, {
-    headers: { authorization: `Bearer ${stack.token}` },
-  });
-  return ((await res.json()) as { messages: { text: string }[] }).messages;
-}
-
 describe('redact through @vonage/redact', () => {
   it('refuses a redaction within the waiting time (403), then redacts once it has passed', async () => {
     const acct = await newAccount({ redact_after_seconds: 2 });
@@ -78,7 +71,7 @@ describe('redact through @vonage/redact', () => {
     // The price stays: redaction removes personal data, not the charge.
     expect(redacted['totalPrice']).toMatch(/^0\.\d{8}$/);
     // The simulated phone still has its message: it is the recipient's, not the platform's copy.
-    expect((await handset('447700900031')).map((m) => m.text)).toContain('Secret plans');
+    expect((await inbox('447700900031')).map((m) => m.text)).toContain('Secret plans');
   });
 
   it('refuses within the hour by default, with the reference body', async () => {

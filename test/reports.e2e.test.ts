@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { AsyncReportStatus, Direction, Product, Reports } from '@vonage/reports';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, basic, newAccount, onVendorHost, sdkOptions, stack, startReceiver } from './helpers';
+import {
+  type Account,
+  basic,
+  newAccount,
+  onVendorHost,
+  sdkOptions,
+  stack,
+  startReceiver,
+  until,
+} from './helpers';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -35,15 +44,6 @@ async function rawRecords(a: Account, query: Record<string, string>) {
     headers: { authorization: basic(a.api_key, a.api_secret) },
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe('synchronous reports through @vonage/reports', () => {

@@ -3,7 +3,7 @@ import { Accounts } from '@vonage/accounts';
 import { Numbers } from '@vonage/numbers';
 import { SMS } from '@vonage/sms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, basic, newAccount, sdkOptions, stack, startReceiver } from './helpers';
+import { type Account, basic, inbox, newAccount, sdkOptions, stack, startReceiver, until } from './helpers';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -25,23 +25,6 @@ async function submit(fields: Record<string, string>, format = 'json', headers: 
 async function statusOf(fields: Record<string, string>) {
   const body = (await submit(fields)) as { messages: Record<string, string>[] };
   return body.messages[0]!;
-}
-
-async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function inbox(msisdn: string) {
-  const res = await fetch(`${stack.url}/_sandbox/handsets/${msisdn}/messages`, {
-    headers: { authorization: `Bearer ${stack.token}` },
-  });
-  return ((await res.json()) as { messages: { from: string; to: string; text: string; channel: string }[] })
-    .messages;
 }
 
 const bodies = (r: Receiver, path: string) =>

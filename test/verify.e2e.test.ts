@@ -6,7 +6,7 @@ import { CheckStatus, SearchStatus, Verify, VerifyWorkflows } from '@vonage/veri
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `pnpm dev`.
 import { startStack } from '../scripts/stack.mjs';
-import { type Account, basic, newAccount, sdkOptions, stack } from './helpers';
+import { type Account, basic, type HandsetMessage, inbox, newAccount, sdkOptions, stack } from './helpers';
 import { freePort } from './ports';
 
 type Body = Record<string, unknown>;
@@ -24,22 +24,10 @@ function freshNumber(): string {
 /** A brand no other request uses, so that a phone's messages can be told apart. */
 const brand = () => `T${Math.random().toString(36).slice(2, 10)}`;
 
-interface HandsetMessage {
-  from: string;
-  text: string;
-  channel: 'sms' | 'voice';
-}
-
-async function inbox(msisdn: string, url = stack.url, token = stack.token): Promise<HandsetMessage[]> {
-  const res = await fetch(`${url}/_sandbox/handsets/${msisdn}/messages`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return ((await res.json()) as { messages: HandsetMessage[] }).messages;
-}
-
 /** The phone's messages of one request, told apart by its brand. */
 async function messagesOf(msisdn: string, brandName: string, url?: string, token?: string) {
-  return (await inbox(msisdn, url, token)).filter((m) => m.text.includes(brandName));
+  const target = url && token ? { url, token } : stack;
+  return (await inbox(msisdn, target)).filter((m) => m.text.includes(brandName));
 }
 
 /** The code in a message as the user would read or hear it. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tokenGenerate } from '@vonage/jwt';
 import { Voice } from '@vonage/voice';
 import { expect } from 'vitest';
-import { type Account, basic, newAccount, stack } from './helpers';
+import { type Account, basic, newAccount, stack, until } from './helpers';
 
 interface Received {
   method: string;
@@ -60,15 +60,6 @@ export async function startCustomerServer() {
 
 export type CustomerServer = Awaited<ReturnType<typeof startCustomerServer>>;
 
-export async function until<T>(read: () => Promise<T> | T, done: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** An account with a voice application; the client signs its JWTs with the application's key. */
 export async function voiceAccount(
   init: Record<string, unknown> = {},
@@ -105,13 +96,6 @@ export async function sandboxCall(uuid: string, control: Record<string, unknown>
     body: JSON.stringify(control),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-export async function inbox(msisdn: string) {
-  const res = await fetch(`${stack.url}/_sandbox/handsets/${msisdn}/messages`, {
-    headers: { authorization: `Bearer ${stack.token}` },
-  });
-  return ((await res.json()) as { messages: { text: string; channel: string }[] }).messages;
 }
 
 export async function balance(account: Account): Promise<number> {

@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Voice } from '@vonage/voice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onVendorHost, stack } from './helpers';
+import { inbox, onVendorHost, stack, until } from './helpers';
 import {
   type CustomerServer,
   FROM,
-  inbox,
   phone,
   sandboxCall,
   startCustomerServer,
   statuses,
-  until,
   untilAction,
   untilStatus,
   type VoiceAccount,

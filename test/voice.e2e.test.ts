@@ -1,17 +1,15 @@
 import { verifySignature } from '@vonage/jwt';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, stack } from './helpers';
+import { basic, inbox, stack, until } from './helpers';
 import {
   balance,
   type CustomerServer,
   FROM,
-  inbox,
   phone,
   sandboxCall,
   startCustomerServer,
   statuses,
-  until,
   untilStatus,
   type VoiceAccount,
   voiceAccount,
@@ -274,12 +272,7 @@ describe.concurrent('steering a call from the sandbox', () => {
     await untilStatus(server, '/event', created.uuid, 'ringing');
     await sandboxCall(created.uuid, { action: 'answer' });
     await sandboxCall(created.uuid, { action: 'dtmf', digits: '2' });
-    const spoken = async () => {
-      const res = await fetch(`${stack.url}/_sandbox/handsets/447700900402/messages`, {
-        headers: { authorization: `Bearer ${stack.token}` },
-      });
-      return ((await res.json()) as { messages: { text: string }[] }).messages.map((m) => m.text);
-    };
+    const spoken = async () => (await inbox('447700900402')).map((m) => m.text);
     const heard = await until(spoken, (texts) => texts.some((t) => t.includes('You chose the billing menu')));
     expect(heard.some((t) => t.includes('You chose the billing menu'))).toBe(true);
     expect(server.events('/ivr').find((x) => x['uuid'] === created.uuid)).toMatchObject({

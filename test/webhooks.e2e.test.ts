@@ -6,7 +6,7 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module shared with `pnpm dev`.
 import { startStack } from '../scripts/stack.mjs';
-import { newAccount, stack, startReceiver } from './helpers';
+import { newAccount, stack, startReceiver, until } from './helpers';
 import { freePort } from './ports';
 
 interface Delivery {
@@ -36,15 +36,6 @@ async function deliveryOf(
   const found = (body.deliveries as Delivery[]).find((d) => d.id === id);
   // It appears once the queue has handed the job over.
   return found ?? { id, state: 'pending', next_attempt_at: null, attempts: [], payload: {} };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 describe('webhook delivery (through the sandbox test webhook)', () => {
