@@ -1,4 +1,5 @@
 import { formatAmount, type JsonObject, type JsonValue, type ReportableUsage } from '@comms/core';
+import { RECEIPT_ERR, RECEIPT_ERR_DESCRIPTIONS } from '@comms/network';
 import { idField, type ReportProduct, recordFields } from './products';
 
 /** How a report's records are shaped: the product's fields, and whether the message text is shown. */
@@ -39,15 +40,19 @@ const DATE_FIELDS = new Set([
 ]);
 
 /**
- * The receipt error code of each final SMS status the simulated network gives (README, magic
- * numbers); `failed` has several causes, which the ledger does not keep apart.
+ * The receipt error code of each final SMS status, for records stored before the SMS service kept
+ * its receipt's own code; `failed` has several causes, which those records do not tell apart.
  */
 const SMS_ERRORS: Readonly<Record<string, [string | null, string]>> = {
-  delivered: ['0', 'Delivered'],
-  expired: ['2', 'Absent Subscriber - Temporary'],
-  rejected: ['6', 'Anti-Spam Rejection'],
+  delivered: receiptError(RECEIPT_ERR.delivered),
+  expired: receiptError(RECEIPT_ERR.absentTemporary),
+  rejected: receiptError(RECEIPT_ERR.antiSpam),
   failed: [null, 'Failed'],
 };
+
+function receiptError(code: number): [string, string] {
+  return [String(code), RECEIPT_ERR_DESCRIPTIONS[code]!];
+}
 
 /**
  * One record of a report from one ledger entry: the product's fields taken from what the family
@@ -96,7 +101,6 @@ function ledgerValues(
   if (shape.includeMessage) values['message_body'] = stored['text'] ?? stored['message_body'] ?? null;
   if (shape.product === 'SMS') {
     const [code, description] = SMS_ERRORS[String(stored['status'])] ?? [null, null];
-    // Records written before the SMS service kept its receipt codes fall back to the status's.
     values['error_code'] = 'error_code' in stored ? stored['error_code'] : code;
     values['error_code_description'] =
       'error_code_description' in stored ? stored['error_code_description'] : description;

@@ -20,6 +20,7 @@ import type {
   UsageSeed,
 } from '@comms/core';
 import { GroupCommit, migrate, sha256Hex } from '@comms/core';
+import { RECEIPT_ERR, RECEIPT_ERR_DESCRIPTIONS } from '@comms/network';
 
 /** Schema steps; the schema version is how many have been applied. Never edit one, only append. */
 const MIGRATIONS = [
@@ -80,6 +81,8 @@ const MIGRATIONS = [
    CREATE INDEX IF NOT EXISTS usage_by_product_created ON usage (product, created_at);`,
 ];
 const MAX_SECRETS = 2;
+/** How long a seeded SMS took to reach the handset. */
+const SEED_LATENCY_MS = 1000;
 /** What a seeded SMS part costs, as a GB message does. */
 const SEED_PRICE = 3_330_000;
 const DEFAULT_THROUGHPUT = 30;
@@ -628,6 +631,10 @@ export class Account extends DurableObject<Env> {
           currency: 'EUR',
           status: 'delivered',
           date_received: new Date(at).toISOString(),
+          date_finalized: new Date(at + SEED_LATENCY_MS).toISOString(),
+          latency: SEED_LATENCY_MS,
+          error_code: String(RECEIPT_ERR.delivered),
+          error_code_description: RECEIPT_ERR_DESCRIPTIONS[RECEIPT_ERR.delivered],
         }),
       );
     }
