@@ -929,6 +929,7 @@ class Run {
       uuid: recording.uuid,
       callUuid: setup.uuid,
       conversationUuid: setup.conversationUuid,
+      // Recordings begun before formats were kept have neither: they were mono MP3.
       format: recording.format ?? 'mp3',
       channels: recording.channels ?? 1,
       startedAt: recording.startedAt,

@@ -35,8 +35,8 @@ export class Conference extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => migrate(this.sql, MIGRATIONS));
   }
 
-  /** Adds a leg; answers whether the conversation is running (false: the leg waits for a moderator). */
-  async join(key: string, member: ConferenceMember): Promise<{ started: boolean }> {
+  /** Adds a leg; one with `startOnEnter` starts the conversation for the legs waiting in it. */
+  async join(key: string, member: ConferenceMember): Promise<void> {
     if (this.sql.exec('SELECT 1 FROM conference').toArray().length === 0) {
       // First use: listed so that a sandbox reset reaches this conversation.
       await directoryOf(this.env).note('conference', key);
@@ -50,20 +50,17 @@ export class Conference extends DurableObject<Env> {
       member.startOnEnter ? 1 : 0,
       Date.now(),
     );
-    const wasStarted = this.started();
-    if (!member.startOnEnter) return { started: wasStarted };
-    if (!wasStarted) {
+    if (member.startOnEnter && !this.started()) {
       this.sql.exec('UPDATE conference SET started = 1');
       const waiting = this.others(member.uuid);
       await Promise.all(
         waiting.map((uuid) =>
           legOf(this.env, uuid)
-            .input({ kind: 'conversation-started', name: key.slice(key.indexOf('/') + 1) })
+            .input({ kind: 'conversation-started', name: conversationName(key) })
             .catch((err) => console.error('voice: could not start a waiting leg', uuid, err)),
         ),
       );
     }
-    return { started: true };
   }
 
   /**
@@ -80,7 +77,7 @@ export class Conference extends DurableObject<Env> {
     const rest = this.others(uuid);
     this.sql.exec('DELETE FROM members');
     this.sql.exec('UPDATE conference SET started = 0');
-    const name = key.slice(key.indexOf('/') + 1);
+    const name = conversationName(key);
     await Promise.all(
       rest.map((other) =>
         legOf(this.env, other)
@@ -115,4 +112,9 @@ export class Conference extends DurableObject<Env> {
       .toArray()
       .map((r) => r.uuid);
   }
+}
+
+/** The conversation's name in its key, `<api_key>/<name>`. */
+function conversationName(key: string): string {
+  return key.slice(key.indexOf('/') + 1);
 }
